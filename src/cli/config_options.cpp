@@ -1,0 +1,12 @@
+#include "cli/commands.h"
+
+namespace myxtts::cli {
+
+void ConfigOptions::add_to(CLI::App& command) {
+  command.add_option("-c,--config", path, "YAML config (configs/); defaults apply to keys it omits")
+      ->check(CLI::ExistingFile);
+  command.add_option("--set", overrides, "override one key, e.g. --set audio.sample_rate=16000")
+      ->type_name("KEY=VALUE");
+}
+
+}  // namespace myxtts::cli

@@ -1,0 +1,111 @@
+#include "comm/world.h"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "comm/gpu_info.h"
+#include "core/check.h"
+
+#define MYX_MPI(call)                                                     \
+  do {                                                                    \
+    int myx_rc_ = (call);                                                 \
+    if (myx_rc_ != MPI_SUCCESS) MYX_FAIL_CALL("MPI", #call, mpi_error_text(myx_rc_)); \
+  } while (0)
+
+namespace myxtts::comm {
+namespace {
+
+MPI_Comm g_local = MPI_COMM_NULL;
+int g_rank = 0, g_size = 1, g_local_rank = 0, g_local_size = 1;
+
+std::string mpi_error_text(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return fmt::format("MPI error {}", code);
+  return std::string(text, length);
+}
+
+}  // namespace
+
+void init(int* argc, char*** argv) {
+  if (initialized()) return;
+  int provided = 0;
+  MYX_MPI(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided));
+  MYX_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  MYX_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &g_rank));
+  MYX_MPI(MPI_Comm_size(MPI_COMM_WORLD, &g_size));
+  MYX_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g_rank, MPI_INFO_NULL,
+                              &g_local));
+  MYX_MPI(MPI_Comm_rank(g_local, &g_local_rank));
+  MYX_MPI(MPI_Comm_size(g_local, &g_local_size));
+}
+
+void finalize() {
+  int done = 0;
+  MPI_Finalized(&done);
+  if (done || !initialized()) return;
+  if (g_local != MPI_COMM_NULL) MPI_Comm_free(&g_local);
+  MPI_Finalize();
+}
+
+bool initialized() {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  return flag != 0;
+}
+
+int rank() { return g_rank; }
+int size() { return g_size; }
+int local_rank() { return g_local_rank; }
+int local_size() { return g_local_size; }
+
+std::string node_name() {
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int length = 0;
+  MYX_MPI(MPI_Get_processor_name(name, &length));
+  return std::string(name, length);
+}
+
+void barrier() {
+  // Polling with sleeps instead of MPI_Barrier: Open MPI spins at 100 % CPU while it waits,
+  // which would steal cores from the worker threads of ranks that are still busy.
+  MPI_Request request;
+  MYX_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &request));
+  for (int done = 0;;) {
+    MYX_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+bool all_true(bool mine) {
+  int in = mine ? 1 : 0, out = 0;
+  MYX_MPI(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+  return out != 0;
+}
+
+int64_t sum(int64_t mine) {
+  int64_t out = 0;
+  MYX_MPI(MPI_Allreduce(&mine, &out, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+  return out;
+}
+
+void abort(int exit_code) {
+  if (initialized() && g_size > 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::exit(exit_code);
+}
+
+std::string library_report() {
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MYX_MPI(MPI_Get_library_version(version, &length));
+  std::string mpi(version, length);
+  mpi = mpi.substr(0, mpi.find_first_of(",\n"));
+  return fmt::format("MPI: {}\n{}", mpi, gpu_report());
+}
+
+}  // namespace myxtts::comm

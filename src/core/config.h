@@ -1,0 +1,143 @@
+#pragma once
+// The typed configuration tree. Every section lists its keys once, in visit(), with help text
+// and allowed values; loading YAML, --set overrides, validation, saving and fingerprinting are
+// all visitors over that one list (see config.cpp), so a new key needs one line.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace myxtts {
+
+struct AudioConfig {
+  int sample_rate = 22050;
+  int n_fft = 1024;
+  int hop_length = 256;
+  int win_length = 1024;
+  int n_mels = 80;
+  double fmin = 0.0;
+  double fmax = 8000.0;
+  std::string mel_scale = "slaney";
+  std::string mel_norm = "slaney";
+  int power = 1;
+  double log_floor = 1e-5;
+  std::string resample_quality = "high";
+  bool trim_silence = true;
+  double trim_top_db = 45.0;
+  double peak_normalize = 0.95;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("sample_rate", sample_rate, "sample rate of every feature, Hz", 8000, 96000);
+    v.field("n_fft", n_fft, "FFT size (power of two)", 64, 8192);
+    v.field("hop_length", hop_length, "samples between frames", 16, 4096);
+    v.field("win_length", win_length, "Hann window length (<= n_fft)", 16, 8192);
+    v.field("n_mels", n_mels, "mel bands", 8, 512);
+    v.field("fmin", fmin, "lowest mel frequency, Hz", 0.0, 48000.0);
+    v.field("fmax", fmax, "highest mel frequency, Hz (<= sample_rate/2)", 1.0, 48000.0);
+    v.field("mel_scale", mel_scale, "mel scale formula", {"slaney", "htk"});
+    v.field("mel_norm", mel_norm, "filter normalisation", {"slaney", "none"});
+    v.field("power", power, "spectrogram exponent: 1 magnitude, 2 power", 1, 2);
+    v.field("log_floor", log_floor, "floor applied before the natural log", 1e-12, 1.0);
+    v.field("resample_quality", resample_quality, "libsoxr quality",
+            {"quick", "low", "medium", "high", "very_high"});
+    v.field("trim_silence", trim_silence, "trim leading/trailing silence");
+    v.field("trim_top_db", trim_top_db, "frames this many dB under the peak count as silence",
+            5.0, 120.0);
+    v.field("peak_normalize", peak_normalize, "scale peaks to this amplitude (0 = off)", 0.0, 1.0);
+  }
+};
+
+struct TextConfig {
+  std::string frontend = "characters";
+  bool lowercase = true;
+  bool expand_numbers = true;
+  std::string symbols;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("frontend", frontend, "text units: normalised characters or espeak-ng IPA phonemes",
+            {"characters", "phonemes"});
+    v.field("lowercase", lowercase, "lower-case cased scripts");
+    v.field("expand_numbers", expand_numbers, "spell out digits (English)");
+    v.field("symbols", symbols,
+            "fixed symbol inventory (UTF-8); empty = build the vocabulary from the corpus");
+  }
+};
+
+struct DataConfig {
+  std::string format = "auto";
+  std::string default_speaker = "speaker0";
+  std::string default_language = "en";
+  double min_duration = 0.3;
+  double max_duration = 20.0;
+  int max_tokens = 600;
+  double val_fraction = 0.02;
+  int val_count = -1;
+  int64_t seed = 1234;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("format", format, "corpus layout", {"auto", "ljspeech", "manifest"});
+    v.field("default_speaker", default_speaker, "speaker of utterances that name none");
+    v.field("default_language", default_language, "language of utterances that name none",
+            {"en", "fa", "de", "fr", "es", "it", "pt", "nl", "ar", "ru", "zh", "ja", "tr"});
+    v.field("min_duration", min_duration, "shortest utterance kept, seconds", 0.0, 3600.0);
+    v.field("max_duration", max_duration, "longest utterance kept, seconds", 0.01, 3600.0);
+    v.field("max_tokens", max_tokens, "longest token sequence kept", 1, 100000);
+    v.field("val_fraction", val_fraction, "share of utterances held out for validation", 0.0,
+            0.5);
+    v.field("val_count", val_count, "exact validation size (-1 = use val_fraction)", -1,
+            1000000);
+    v.field("seed", seed, "seed of the train/validation split", int64_t{0},
+            int64_t{1} << 62);
+  }
+};
+
+struct PreprocessConfig {
+  int workers = 0;
+  int chunk_size = 32;
+  int mel_chunk_frames = 1024;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("workers", workers, "threads per rank (0 = cores of the node / ranks on it)", 0,
+            1024);
+    v.field("chunk_size", chunk_size, "utterances per resumable work unit", 1, 100000);
+    v.field("mel_chunk_frames", mel_chunk_frames, "HDF5 chunk rows of the mel array", 16,
+            1 << 20);
+  }
+};
+
+struct Config {
+  AudioConfig audio;
+  TextConfig text;
+  DataConfig data;
+  PreprocessConfig preprocess;
+
+  template <class V>
+  void visit(V& v) {
+    v.section("audio", audio);
+    v.section("text", text);
+    v.section("data", data);
+    v.section("preprocess", preprocess);
+  }
+};
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// Loads a YAML file on top of the defaults (empty path = defaults only), applies "key=value"
+// overrides, validates, and throws Error listing every problem with key and allowed values.
+Config load_config(const std::string& yaml_path, const std::vector<std::string>& overrides);
+void apply_override(Config& config, const std::string& key_equals_value);
+void validate(const Config& config);
+
+// Every key with its canonical text value, in declaration order.
+KeyValues flatten(const Config& config);
+std::string to_yaml(const Config& config);
+// Writes to a temporary file and renames it, so a reader never sees half a file.
+void save_config(const Config& config, const std::string& path);
+// Names the keys whose values differ: "audio.hop_length: 256 here, 200 there".
+std::vector<std::string> diff_key_values(const KeyValues& here, const KeyValues& there);
+
+}  // namespace myxtts
