@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
@@ -19,12 +20,30 @@ struct SndfileCloser {
 };
 using SndfileHandle = std::unique_ptr<SNDFILE, SndfileCloser>;
 
+// libsndfile quietly reads what is there when the audio chunk is cut short, but notes
+// "data : <declared> (should be <present>)" in its log; we treat that as a truncated file.
+bool declares_more_audio_than_present(SNDFILE* file, long long* declared, long long* present) {
+  char log[8192] = {0};
+  sf_command(file, SFC_GET_LOG_INFO, log, sizeof log);
+  for (const char* line = log; *line;) {
+    if (std::sscanf(line, "data : %lld (should be %lld)", declared, present) == 2 ||
+        std::sscanf(line, "SSND : %lld (should be %lld)", declared, present) == 2)
+      if (*present < *declared) return true;
+    const char* next = std::strchr(line, '\n');
+    if (!next) break;
+    line = next + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 Waveform read_audio(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw BadInput("audio_missing", fmt::format("{}: no such audio file", path));
+  if (std::filesystem::file_size(path, ec) == 0)
+    throw BadInput("audio_empty", fmt::format("{}: the file is empty (0 bytes)", path));
   SF_INFO info{};
   SndfileHandle file(sf_open(path.c_str(), SFM_READ, &info));
   if (!file)
@@ -32,6 +51,12 @@ Waveform read_audio(const std::string& path) {
                    fmt::format("{}: cannot decode audio: {}", path, sf_strerror(nullptr)));
   if (info.frames <= 0 || info.channels <= 0)
     throw BadInput("audio_empty", fmt::format("{}: file holds no audio frames", path));
+  long long declared = 0, present = 0;
+  if (declares_more_audio_than_present(file.get(), &declared, &present))
+    throw BadInput("audio_truncated",
+                   fmt::format("{}: the header declares {} bytes of audio but the file holds only "
+                               "{}; it was cut short (interrupted copy or download?)",
+                               path, declared, present));
   Waveform wave;
   wave.sample_rate = info.samplerate;
   wave.channels = info.channels;

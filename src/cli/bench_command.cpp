@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <random>
 
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include "data/cache_reader.h"
 #include "data/cache_writer.h"
 #include "data/preprocess.h"
+#include "data/synthetic_cache.h"
 
 namespace myxtts::cli {
 namespace fs = std::filesystem;
@@ -86,38 +86,6 @@ int bench_preprocess(const ConfigOptions& config_options, const std::string& inp
   return 0;
 }
 
-// Writes a synthetic cache of `utterances` utterances of `frames` frames each.
-void write_synthetic_cache(const std::string& path, const Config& config, int utterances, int frames) {
-  data::CacheIndex index;
-  data::CacheMetadata metadata;
-  metadata.vocabulary = {"<pad>", "<bos>", "<eos>", "<unk>", "a", "b"};
-  metadata.speakers = {"speaker0"};
-  metadata.languages = {"en"};
-  std::vector<int32_t> tokens;
-  std::vector<float> mel(static_cast<size_t>(frames) * config.audio.n_mels);
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<float> value(-11.0f, 2.0f);
-  data::CacheWriter writer(path, config);
-  for (int i = 0; i < utterances; ++i) {
-    for (float& v : mel) v = value(rng);
-    writer.append_mel(mel.data(), frames);
-    index.id.push_back(fmt::format("utt{:06d}", i));
-    index.text.push_back("ab ab");
-    index.symbols.push_back("ab ab");
-    index.audio_path.push_back(fmt::format("/synthetic/utt{:06d}.wav", i));
-    index.speaker.push_back(0);
-    index.language.push_back(0);
-    index.n_frames.push_back(frames);
-    index.n_tokens.push_back(4);
-    index.mel_offset.push_back(static_cast<int64_t>(i) * frames);
-    index.token_offset.push_back(static_cast<int64_t>(tokens.size()));
-    index.seconds.push_back(frames * config.audio.hop_length / double(config.audio.sample_rate));
-    index.split.push_back(i % 50 == 0);
-    tokens.insert(tokens.end(), {4, 5, 4, 5});
-  }
-  writer.commit(index, tokens, metadata);
-}
-
 int bench_cache_open(int utterances, const std::vector<int>& frame_counts, int repeats) {
   auto logger = log::get("bench");
   Config config;
@@ -128,7 +96,7 @@ int bench_cache_open(int utterances, const std::vector<int>& frame_counts, int r
   for (int frames : frame_counts) {
     const std::string path = (scratch / fmt::format("cache-{}.h5", frames)).string();
     logger->info("writing a synthetic cache: {} utterances x {} frames", utterances, frames);
-    write_synthetic_cache(path, config, utterances, frames);
+    data::write_synthetic_cache(path, config, utterances, frames);
     std::vector<double> times;
     for (int r = 0; r < repeats; ++r) {
       auto start = Clock::now();
@@ -176,9 +144,9 @@ void add_bench_command(CLI::App& app, Action& action) {
   auto utterances = std::make_shared<int>(10000);
   auto frames = std::make_shared<std::vector<int>>(std::vector<int>{25, 400});
   auto repeats = std::make_shared<int>(5);
-  open->add_option("--utterances", *utterances, "utterances per synthetic cache");
-  open->add_option("--frames", *frames, "frames per utterance, one cache per value");
-  open->add_option("--repeats", *repeats, "opens per cache (the median is reported)");
+  open->add_option("--utterances", *utterances, "utterances per synthetic cache")->check(CLI::PositiveNumber);
+  open->add_option("--frames", *frames, "frames per utterance, one cache per value")->check(CLI::PositiveNumber);
+  open->add_option("--repeats", *repeats, "opens per cache (the median is reported)")->check(CLI::PositiveNumber);
   open->callback([&action, utterances, frames, repeats] {
     action = [=] {
       return comm::rank() == 0 ? bench_cache_open(*utterances, *frames, *repeats) : 0;

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "comm/world.h"
+#include "core/fs.h"
 #include "core/log.h"
 #include "data/preprocess.h"
 
@@ -32,6 +33,7 @@ void add_preprocess_command(CLI::App& app, Action& action) {
       if (!format->empty()) overrides.push_back("data.format=" + *format);
       if (*workers >= 0) overrides.push_back(fmt::format("preprocess.workers={}", *workers));
       Config cfg = load_config(config->path, overrides);
+      ensure_writable_directory(options->output, "output directory");
       log::attach_directory(data::log_directory(options->output));
       auto logger = log::get("preprocess");
       if (comm::rank() == 0)

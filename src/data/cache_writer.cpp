@@ -83,13 +83,15 @@ void CacheWriter::commit(const CacheIndex& index, const std::vector<int32_t>& to
     h5::write_attribute(root, key, value);
     parameters += key + "=" + value + "\n";
   }
+  // data.* shaped the index (length limits, split) but not the features: recorded, not compared.
+  for (const auto& [key, value] : flatten(config_))
+    if (key.rfind("data.", 0) == 0) h5::write_attribute(root, key, value);
   std::string vocabulary;
   for (const auto& s : metadata.vocabulary) vocabulary += s + "\n";
   h5::write_attribute(root, "format", std::string(kCacheFormatName));
   h5::write_attribute(root, "format_version", kCacheFormatVersion);
   h5::write_attribute(root, "parameters_fingerprint", fingerprint(parameters));
   h5::write_attribute(root, "fingerprint", fingerprint(parameters + vocabulary));
-  h5::write_attribute(root, "config_yaml", to_yaml(config_));
   h5::write_attribute(root, "created_by", std::string("myxtts ") + MYXTTS_VERSION);
   h5::write_attribute(root, "corpus_format", metadata.corpus_format);
   h5::write_attribute(root, "corpus_listing", metadata.corpus_listing);

@@ -63,11 +63,16 @@ std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, cons
       language_names.push_back(u.language);
     }
   }
-  if (index.size() == 0)
-    throw Error(fmt::format("every utterance of {} was rejected ({} rejects; see the log); "
-                            "nothing to write",
-                            corpus.listing, metadata.rejects.size()));
-
+  if (index.size() == 0) {
+    std::map<std::string, size_t> by_reason;
+    for (const auto& r : metadata.rejects) ++by_reason[r.reason];
+    std::string message = fmt::format("every utterance of {} was rejected, nothing to write:",
+                                      corpus.listing);
+    for (const auto& [reason, count] : by_reason) message += fmt::format("\n  {} x {}", count, reason);
+    for (size_t i = 0; i < std::min<size_t>(5, metadata.rejects.size()); ++i)
+      message += "\n  e.g. " + metadata.rejects[i].detail;
+    throw Error(message);
+  }
   text::Vocabulary vocabulary = config.text.symbols.empty()
                                     ? text::Vocabulary::build(symbol_texts)
                                     : text::Vocabulary::from_inventory(config.text.symbols);

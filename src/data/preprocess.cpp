@@ -72,7 +72,8 @@ void prepare_output(const Config& config, const Corpus& corpus, const Preprocess
   const std::string cache = (fs::path(options.output) / kCacheFileName).string();
   const std::string work = work_directory(options.output);
   if (options.overwrite) {
-    fs::remove(cache);
+    for (const char* stale : {kCacheFileName, "rejects.tsv", "config.yaml"})
+      fs::remove(fs::path(options.output) / stale);
     fs::remove_all(work);
   }
   if (fs::exists(cache))

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `mpirun -np N myxtts preprocess` gives the very same cache as one rank: byte for byte.
+source "$(dirname "$0")/../e2e/lib.sh"
+"$ROOT/launch/make_corpus.sh" "$WORK/corpus" 30 16000 >/dev/null
+common=(preprocess -i "$WORK/corpus" --set preprocess.chunk_size=4)
+"$MYXTTS" "${common[@]}" -o "$WORK/one" --workers 1 >/dev/null 2>&1
+"${MPIRUN[@]}" -np 3 "$MYXTTS" "${common[@]}" -o "$WORK/three" --workers 1 >/dev/null 2>&1
+"${MPIRUN[@]}" -np 2 "$MYXTTS" "${common[@]}" -o "$WORK/two-threaded" --workers 2 >/dev/null 2>&1
+cmp "$WORK/one/features.h5" "$WORK/three/features.h5" || fail "3 ranks differ from 1 rank"
+ok "3 ranks x 1 thread == 1 rank"
+cmp "$WORK/one/features.h5" "$WORK/two-threaded/features.h5" || fail "2 ranks x 2 threads differ from 1 rank"
+ok "2 ranks x 2 threads == 1 rank"
+for r in 0 1 2; do [ -s "$WORK/three/logs/rank-0000$r.log" ] || fail "rank $r wrote no log"; done
+ok "every rank writes its own log file"
+finish
