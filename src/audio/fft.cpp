@@ -15,40 +15,67 @@ RealFft::RealFft(int n) : n_(n), half_(n / 2) {
     for (int b = 0; b < bits; ++b) r |= ((i >> b) & 1) << (bits - 1 - b);
     bit_reverse_[i] = r;
   }
-  twiddle_half_.resize(half_ / 2 + 1);
-  for (int j = 0; j <= half_ / 2; ++j) twiddle_half_[j] = std::polar(1.0, -2.0 * M_PI * j / half_);
-  twiddle_split_.resize(half_ + 1);
-  for (int k = 0; k <= half_; ++k) twiddle_split_[k] = std::polar(1.0, -2.0 * M_PI * k / n_);
+  // Twiddles are computed in double and rounded once, which keeps float transforms within
+  // float rounding of the exact DFT.
+  for (int j = 0; j < std::max(1, half_ / 2); ++j) {
+    twiddle_re_.push_back(static_cast<float>(std::cos(2.0 * M_PI * j / half_)));
+    twiddle_im_.push_back(static_cast<float>(-std::sin(2.0 * M_PI * j / half_)));
+  }
+  for (int k = 0; k <= half_; ++k) {
+    split_re_.push_back(static_cast<float>(std::cos(2.0 * M_PI * k / n_)));
+    split_im_.push_back(static_cast<float>(-std::sin(2.0 * M_PI * k / n_)));
+  }
 }
 
-void RealFft::complex_fft(std::complex<double>* data) const {
-  for (int i = 0; i < half_; ++i)
-    if (i < bit_reverse_[i]) std::swap(data[i], data[bit_reverse_[i]]);
-  for (int len = 2; len <= half_; len <<= 1) {
-    const int stride = half_ / len;
+// Complex arithmetic is spelled out on separate real/imaginary arrays: std::complex
+// multiplication goes through NaN-handling library calls that cost more than the FFT itself.
+void RealFft::complex_fft(float* re, float* im) const {
+  for (int i = 0; i < half_; ++i) {
+    const int j = bit_reverse_[i];
+    if (i < j) {
+      std::swap(re[i], re[j]);
+      std::swap(im[i], im[j]);
+    }
+  }
+  for (int a = 0; a + 1 < half_; a += 2) {  // first stage: all twiddles are 1
+    const float br = re[a + 1], bi = im[a + 1];
+    re[a + 1] = re[a] - br;
+    im[a + 1] = im[a] - bi;
+    re[a] += br;
+    im[a] += bi;
+  }
+  for (int len = 4; len <= half_; len <<= 1) {
+    const int span = len / 2, stride = half_ / len;
     for (int start = 0; start < half_; start += len) {
-      for (int j = 0; j < len / 2; ++j) {
-        std::complex<double> odd = data[start + j + len / 2] * twiddle_half_[j * stride];
-        data[start + j + len / 2] = data[start + j] - odd;
-        data[start + j] += odd;
+      for (int j = 0; j < span; ++j) {
+        const float wr = twiddle_re_[j * stride], wi = twiddle_im_[j * stride];
+        const int a = start + j, b = a + span;
+        const float br = re[b] * wr - im[b] * wi, bi = re[b] * wi + im[b] * wr;
+        re[b] = re[a] - br;
+        im[b] = im[a] - bi;
+        re[a] += br;
+        im[a] += bi;
       }
     }
   }
 }
 
 void RealFft::forward(const float* in, std::complex<float>* out) const {
-  // Double precision inside: the cost is negligible next to I/O and it keeps our mels
-  // within float rounding of any reference implementation.
-  thread_local std::vector<std::complex<double>> z;
-  z.resize(half_);
-  for (int k = 0; k < half_; ++k) z[k] = {in[2 * k], in[2 * k + 1]};
-  complex_fft(z.data());
+  thread_local std::vector<float> re, im;
+  re.resize(half_);
+  im.resize(half_);
+  for (int k = 0; k < half_; ++k) {
+    re[k] = in[2 * k];
+    im[k] = in[2 * k + 1];
+  }
+  complex_fft(re.data(), im.data());
+  // Split the half-size transform of (even + i*odd) into the spectrum of the real input.
   for (int k = 0; k <= half_; ++k) {
-    std::complex<double> a = z[k % half_];
-    std::complex<double> b = std::conj(z[(half_ - k) % half_]);
-    std::complex<double> even = 0.5 * (a + b);
-    std::complex<double> odd = std::complex<double>(0, -0.5) * (a - b);
-    out[k] = std::complex<float>(even + twiddle_split_[k] * odd);
+    const int a = k == half_ ? 0 : k, b = k == 0 ? 0 : half_ - k;
+    const float even_re = 0.5f * (re[a] + re[b]), even_im = 0.5f * (im[a] - im[b]);
+    const float odd_re = 0.5f * (im[a] + im[b]), odd_im = -0.5f * (re[a] - re[b]);
+    const float wr = split_re_[k], wi = split_im_[k];
+    out[k] = {even_re + odd_re * wr - odd_im * wi, even_im + odd_re * wi + odd_im * wr};
   }
 }
 

@@ -15,11 +15,11 @@ class RealFft {
   void forward(const float* in, std::complex<float>* out) const;
 
  private:
-  void complex_fft(std::complex<double>* data) const;
+  void complex_fft(float* re, float* im) const;
   int n_, half_;
   std::vector<int> bit_reverse_;
-  std::vector<std::complex<double>> twiddle_half_;  // exp(-2*pi*i*j/half), j < half/2
-  std::vector<std::complex<double>> twiddle_split_;  // exp(-2*pi*i*k/n), k <= half
+  // exp(-2*pi*i*j/half) for j < half/2, and exp(-2*pi*i*k/n) for k <= half, split into parts.
+  std::vector<float> twiddle_re_, twiddle_im_, split_re_, split_im_;
 };
 
 }  // namespace myxtts::audio

@@ -89,8 +89,11 @@ std::vector<float> MelExtractor::log_mel(const float* samples, size_t n) const {
     const float* src = padded.data() + static_cast<size_t>(t) * config_.hop_length;
     for (int i = 0; i < n_fft; ++i) frame[i] = src[i] * window_[i];
     fft_.forward(frame.data(), spectrum.data());
-    for (int f = 0; f < n_bins_; ++f)
-      magnitude[f] = config_.power == 2 ? std::norm(spectrum[f]) : std::abs(spectrum[f]);
+    for (int f = 0; f < n_bins_; ++f) {
+      const float re = spectrum[f].real(), im = spectrum[f].imag();
+      const float power = re * re + im * im;  // std::abs would call the slower hypotf
+      magnitude[f] = config_.power == 2 ? power : std::sqrt(power);
+    }
     float* row = out.data() + static_cast<size_t>(t) * n_mels_;
     for (int m = 0; m < n_mels_; ++m) {
       const float* weights = filterbank_.data() + static_cast<size_t>(m) * n_bins_;
