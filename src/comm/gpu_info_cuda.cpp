@@ -7,27 +7,23 @@
 
 namespace myxtts::comm {
 
-int cuda_device_count() {
-  int count = 0;
-  // No driver or no device is a normal state on CPU machines, not an error.
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();
-    return 0;
-  }
-  return count;
-}
-
 std::string gpu_report() {
-  int runtime = 0, nccl = 0;
-  cudaRuntimeGetVersion(&runtime);
-  ncclGetVersion(&nccl);
-  int count = 0;
-  cudaError_t status = cudaGetDeviceCount(&count);
-  std::string devices = status == cudaSuccess ? std::to_string(count)
-                                              : fmt::format("0 ({})", cudaGetErrorString(status));
-  cudaGetLastError();
-  return fmt::format("CUDA runtime: {}.{}\nNCCL: {}.{}.{}\nCUDA devices: {}", runtime / 1000,
-                     (runtime % 1000) / 10, nccl / 10000, (nccl % 10000) / 100, nccl % 100,
+  int runtime = 0, nccl = 0, count = 0;
+  std::string runtime_text = "unknown", nccl_text, devices;
+  if (cudaError_t e = cudaRuntimeGetVersion(&runtime); e == cudaSuccess)
+    runtime_text = fmt::format("{}.{}", runtime / 1000, (runtime % 1000) / 10);
+  else
+    runtime_text = cudaGetErrorString(e);
+  if (ncclResult_t e = ncclGetVersion(&nccl); e == ncclSuccess)
+    nccl_text = fmt::format("{}.{}.{}", nccl / 10000, (nccl % 10000) / 100, nccl % 100);
+  else
+    nccl_text = ncclGetErrorString(e);
+  if (cudaError_t e = cudaGetDeviceCount(&count); e == cudaSuccess)
+    devices = std::to_string(count);
+  else
+    devices = fmt::format("0 ({})", cudaGetErrorString(e));
+  cudaGetLastError();  // clear the sticky "no driver" error for later callers
+  return fmt::format("CUDA runtime: {}\nNCCL: {}\nCUDA devices: {}", runtime_text, nccl_text,
                      devices);
 }
 

@@ -3,7 +3,6 @@
 
 namespace myxtts::comm {
 
-int cuda_device_count() { return 0; }
 std::string gpu_report() { return "CUDA/NCCL: not compiled in (CPU-only build)"; }
 
 }  // namespace myxtts::comm

@@ -48,8 +48,8 @@ void finalize() {
   int done = 0;
   MPI_Finalized(&done);
   if (done || !initialized()) return;
-  if (g_local != MPI_COMM_NULL) MPI_Comm_free(&g_local);
-  MPI_Finalize();
+  if (g_local != MPI_COMM_NULL) MYX_MPI(MPI_Comm_free(&g_local));
+  MYX_MPI(MPI_Finalize());
 }
 
 bool initialized() {

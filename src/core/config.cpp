@@ -316,4 +316,13 @@ std::vector<std::string> diff_key_values(const KeyValues& here, const KeyValues&
   return out;
 }
 
+void require_same_values(const KeyValues& here, const KeyValues& there, const std::string& header,
+                         const std::string& advice) {
+  std::vector<std::string> differences = diff_key_values(here, there);
+  if (differences.empty()) return;
+  std::string message = header + ":";
+  for (const auto& d : differences) message += "\n  - " + d;
+  throw Error(message + "\n" + advice);
+}
+
 }  // namespace myxtts

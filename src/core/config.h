@@ -137,7 +137,10 @@ KeyValues flatten(const Config& config);
 std::string to_yaml(const Config& config);
 // Writes to a temporary file and renames it, so a reader never sees half a file.
 void save_config(const Config& config, const std::string& path);
-// Names the keys whose values differ: "audio.hop_length: 256 here, 200 there".
+// Names the keys whose values differ: "audio.hop_length: '256' here, '200' there".
 std::vector<std::string> diff_key_values(const KeyValues& here, const KeyValues& there);
+// Throws Error "<header>:\n  - <each difference>\n<advice>" when any key differs.
+void require_same_values(const KeyValues& here, const KeyValues& there, const std::string& header,
+                         const std::string& advice);
 
 }  // namespace myxtts

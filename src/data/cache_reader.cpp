@@ -114,15 +114,11 @@ void CacheReader::check_consistency() const {
 }
 
 void CacheReader::require_compatible(const Config& config) const {
-  std::vector<std::string> differences = diff_key_values(feature_parameters(config), parameters_);
-  if (differences.empty()) return;
-  std::string message = fmt::format(
-      "cache {} was made with other feature parameters than this run's config ('here' = "
-      "config, 'there' = cache):",
-      path_);
-  for (const auto& d : differences) message += "\n  - " + d;
-  message += "\nUse the config the cache was made with, or run myxtts preprocess again.";
-  throw Error(message);
+  require_same_values(feature_parameters(config), parameters_,
+                      fmt::format("cache {} was made with other feature parameters than this "
+                                  "run's config ('here' = config, 'there' = cache)",
+                                  path_),
+                      "Use the config the cache was made with, or run myxtts preprocess again.");
 }
 
 std::vector<float> CacheReader::mel(size_t i) const {

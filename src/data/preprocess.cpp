@@ -83,20 +83,14 @@ void prepare_output(const Config& config, const Corpus& corpus, const Preprocess
   ensure_writable_directory(work, "output directory");
   const std::string job_file = (fs::path(work) / "job.txt").string();
   const KeyValues identity = job_identity(config, corpus);
-  if (fs::exists(job_file)) {
-    auto differences = diff_key_values(identity, parse_key_values(read_file(job_file)));
-    if (!differences.empty()) {
-      std::string message = fmt::format(
-          "{} holds unfinished work of a run with other settings ('here' = this run, 'there' = "
-          "that run):",
-          work);
-      for (const auto& d : differences) message += "\n  - " + d;
-      message += "\nRun with the same config and corpus to resume it, or pass --overwrite.";
-      throw Error(message);
-    }
-  } else {
+  if (fs::exists(job_file))
+    require_same_values(identity, parse_key_values(read_file(job_file)),
+                        fmt::format("{} holds unfinished work of a run with other settings "
+                                    "('here' = this run, 'there' = that run)",
+                                    work),
+                        "Run with the same config and corpus to resume it, or pass --overwrite.");
+  else
     write_file_atomically(job_file, serialize(identity));
-  }
   for (const auto& entry : fs::directory_iterator(work))  // leftovers of a killed writer
     if (entry.path().filename().string().find(".tmp-") != std::string::npos) fs::remove(entry.path());
 }

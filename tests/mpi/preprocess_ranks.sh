@@ -12,4 +12,11 @@ cmp "$WORK/one/features.h5" "$WORK/two-threaded/features.h5" || fail "2 ranks x 
 ok "2 ranks x 2 threads == 1 rank"
 for r in 0 1 2; do [ -s "$WORK/three/logs/rank-0000$r.log" ] || fail "rank $r wrote no log"; done
 ok "every rank writes its own log file"
+
+# A fatal error on one rank ends the whole job with the message, never a hang
+# (`timeout` only guards against a hang; it is not a speed limit).
+expect_failure "an MPI job writing over an existing cache" \
+  timeout 120 "${MPIRUN[@]}" -np 3 "$MYXTTS" "${common[@]}" -o "$WORK/three"
+assert_contains "$OUT" "already exists; pass --overwrite" "the failing rank's message reaches the console"
+assert_contains "$OUT" "MPI_ABORT was invoked" "the other ranks are stopped"
 finish
