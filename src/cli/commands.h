@@ -22,5 +22,6 @@ void add_preprocess_command(CLI::App& app, Action& action);
 void add_inspect_command(CLI::App& app, Action& action);
 void add_bench_command(CLI::App& app, Action& action);
 void add_version_command(CLI::App& app, Action& action);
+void add_plan_command(CLI::App& app, Action& action);
 
 }  // namespace myxtts::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   cli::Action action;
   cli::add_preprocess_command(app, action);
   cli::add_inspect_command(app, action);
+  cli::add_plan_command(app, action);
   cli::add_bench_command(app, action);
   cli::add_version_command(app, action);
 

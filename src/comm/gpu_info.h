@@ -3,6 +3,8 @@
 
 namespace myxtts::comm {
 
+// CUDA devices this process can use; 0 in a CPU build or without a driver/GPU.
+int gpu_count();
 // "CUDA: ... NCCL: ... devices: N" or a line saying the build has no GPU support.
 std::string gpu_report();
 

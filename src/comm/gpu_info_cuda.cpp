@@ -7,6 +7,15 @@
 
 namespace myxtts::comm {
 
+int gpu_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // no driver or no device: a normal CPU machine
+    return 0;
+  }
+  return count;
+}
+
 std::string gpu_report() {
   int runtime = 0, nccl = 0, count = 0;
   std::string runtime_text = "unknown", nccl_text, devices;

@@ -3,6 +3,7 @@
 
 namespace myxtts::comm {
 
+int gpu_count() { return 0; }
 std::string gpu_report() { return "CUDA/NCCL: not compiled in (CPU-only build)"; }
 
 }  // namespace myxtts::comm

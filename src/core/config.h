@@ -109,11 +109,54 @@ struct PreprocessConfig {
   }
 };
 
+struct LayoutConfig {
+  int producers_per_node = 1;
+  std::string producer_device = "auto";
+  int gpus_per_node = -1;
+  int emulate_nodes = 0;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("producers_per_node", producers_per_node, "data producer ranks on each node", 1, 64);
+    v.field("producer_device", producer_device,
+            "auto: a GPU of its own when the node has 2+ GPUs, else the CPU", {"auto", "cpu", "gpu"});
+    v.field("gpus_per_node", gpus_per_node, "GPUs per node (-1 = detect)", -1, 64);
+    v.field("emulate_nodes", emulate_nodes,
+            "split the ranks into this many equal emulated nodes (0 = real nodes)", 0, 4096);
+  }
+};
+
+struct BatchConfig {
+  std::string mode = "frames";
+  int size = 16;
+  int max_frames = 12000;
+  int pad_multiple = 16;
+  int pool_batches = 32;
+  int reference_frames = 128;
+  int64_t seed = 1234;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("mode", mode, "frames: fill batches up to max_frames padded frames; fixed: size utterances",
+            {"frames", "fixed"});
+    v.field("size", size, "utterances per batch in fixed mode", 1, 4096);
+    v.field("max_frames", max_frames, "padded mel frames per batch in frames mode", 16, 1 << 24);
+    v.field("pad_multiple", pad_multiple, "pad frame and token lengths up to a multiple of this", 1,
+            1024);
+    v.field("pool_batches", pool_batches, "batches per length-sorting pool (1 = no bucketing)", 1,
+            100000);
+    v.field("reference_frames", reference_frames, "frames of the speaker reference segment", 8, 4096);
+    v.field("seed", seed, "seed of the batch order", int64_t{0}, int64_t{1} << 62);
+  }
+};
+
 struct Config {
   AudioConfig audio;
   TextConfig text;
   DataConfig data;
   PreprocessConfig preprocess;
+  LayoutConfig layout;
+  BatchConfig batch;
 
   template <class V>
   void visit(V& v) {
@@ -121,6 +164,8 @@ struct Config {
     v.section("text", text);
     v.section("data", data);
     v.section("preprocess", preprocess);
+    v.section("layout", layout);
+    v.section("batch", batch);
   }
 };
 
