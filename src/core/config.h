@@ -133,6 +133,7 @@ struct BatchConfig {
   int pad_multiple = 16;
   int pool_batches = 32;
   int reference_frames = 128;
+  std::string mel_dtype = "float32";
   int64_t seed = 1234;
 
   template <class V>
@@ -146,6 +147,7 @@ struct BatchConfig {
     v.field("pool_batches", pool_batches, "batches per length-sorting pool (1 = no bucketing)", 1,
             100000);
     v.field("reference_frames", reference_frames, "frames of the speaker reference segment", 8, 4096);
+    v.field("mel_dtype", mel_dtype, "mel precision on the wire", {"float32", "float16"});
     v.field("seed", seed, "seed of the batch order", int64_t{0}, int64_t{1} << 62);
   }
 };

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "core/error.h"
@@ -86,6 +88,8 @@ CacheReader::CacheReader(const std::string& path) : path_(cache_file_path(path))
     refuse(fmt::format("its layout is damaged: {}", e.what()));
   }
   check_consistency();
+  for (const auto& [key, value] : parameters_)
+    if (key == "audio.log_floor") silence_value_ = std::log(static_cast<float>(std::stod(value)));
 }
 
 void CacheReader::check_consistency() const {
@@ -123,6 +127,12 @@ void CacheReader::require_compatible(const Config& config) const {
 
 std::vector<float> CacheReader::mel(size_t i) const {
   return h5::read_rows(mel_.id(), index_.mel_offset.at(i), index_.n_frames.at(i), n_mels_);
+}
+
+std::vector<float> CacheReader::mel_rows(size_t i, int64_t first, int64_t count) const {
+  const int64_t frames = index_.n_frames.at(i);
+  if (first < 0 || first > frames) throw Error(fmt::format("{}: frame {} is outside utterance {}", path_, first, i));
+  return h5::read_rows(mel_.id(), index_.mel_offset[i] + first, std::min(count, frames - first), n_mels_);
 }
 
 std::vector<int32_t> CacheReader::tokens(size_t i) const {

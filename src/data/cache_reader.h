@@ -28,6 +28,10 @@ class CacheReader {
   int64_t total_frames() const { return total_frames_; }
 
   std::vector<float> mel(size_t utterance) const;  // [n_frames, n_mels]
+  // Rows [first, first + count) of one utterance's mel (count clipped to its length).
+  std::vector<float> mel_rows(size_t utterance, int64_t first, int64_t count) const;
+  // ln(audio.log_floor): the value of silence, used to pad mels.
+  float silence_value() const { return silence_value_; }
   std::vector<int32_t> tokens(size_t utterance) const;
 
  private:
@@ -38,6 +42,7 @@ class CacheReader {
   CacheMetadata metadata_;
   KeyValues parameters_;
   int n_mels_ = 0;
+  float silence_value_ = 0.0f;
   int64_t total_frames_ = 0, total_tokens_ = 0;
 };
 

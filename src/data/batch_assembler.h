@@ -1,0 +1,33 @@
+#pragma once
+// Producer side of a batch: cache rows of a BatchPlan -> header + padded contiguous payload.
+#include <cstdint>
+#include <vector>
+
+#include "core/config.h"
+#include "data/batch_format.h"
+#include "data/cache_reader.h"
+#include "data/sampler.h"
+
+namespace myxtts::data {
+
+class BatchAssembler {
+ public:
+  BatchAssembler(const CacheReader& cache, const BatchConfig& config, int sender_rank);
+  // Tokens are padded with <pad> (0), mels and reference mels with the cache's silence value.
+  // `payload` is resized and overwritten (reuse it across batches to avoid allocations).
+  BatchHeader assemble(const BatchPlan& plan, int epoch, int step, std::vector<uint8_t>& payload) const;
+
+ private:
+  const CacheReader& cache_;
+  BatchConfig config_;
+  MelType mel_type_;
+  int sender_;
+};
+
+// Helpers for readers of a payload (trainers, tests): typed pointers into it.
+template <class T>
+const T* payload_array(const std::vector<uint8_t>& payload, size_t offset) {
+  return reinterpret_cast<const T*>(payload.data() + offset);
+}
+
+}  // namespace myxtts::data
