@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include "comm/gpu_info.h"
+#include "comm/world.h"
 #include "core/error.h"
 
 namespace myxtts::comm {
@@ -78,6 +80,12 @@ Layout plan_layout(const std::vector<int>& node_of_rank, int gpus_per_node, cons
   for (size_t i = 0; i < layout.trainers.size(); ++i)
     layout.ranks[layout.trainers[i]].trainer_index = static_cast<int>(i);
   return layout;
+}
+
+Layout job_layout(const LayoutConfig& config) {
+  const std::vector<int> nodes =
+      config.emulate_nodes > 0 ? emulated_nodes(size(), config.emulate_nodes) : node_of_each_rank();
+  return plan_layout(nodes, config.gpus_per_node >= 0 ? config.gpus_per_node : gpu_count(), config);
 }
 
 std::string describe(const Layout& layout) {

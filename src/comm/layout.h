@@ -37,6 +37,9 @@ Layout plan_layout(const std::vector<int>& node_of_rank, int gpus_per_node, cons
 // Contiguous blocks of ranks, as `mpirun --map-by node` would not but a host file with equal
 // slots does: ranks [0, n/nodes) on node 0, and so on.
 std::vector<int> emulated_nodes(int world_size, int nodes);
+// The layout of the running job (collective): real nodes or layout.emulate_nodes, and
+// layout.gpus_per_node or the GPUs this process sees.
+Layout job_layout(const LayoutConfig& config);
 // The rank table `myxtts plan` prints.
 std::string describe(const Layout& layout);
 const char* role_name(Role role);

@@ -8,26 +8,20 @@
 #include <thread>
 
 #include "comm/gpu_info.h"
-#include "core/check.h"
-
-#define MYX_MPI(call)                                                     \
-  do {                                                                    \
-    int myx_rc_ = (call);                                                 \
-    if (myx_rc_ != MPI_SUCCESS) MYX_FAIL_CALL("MPI", #call, mpi_error_text(myx_rc_)); \
-  } while (0)
+#include "comm/mpi_check.h"
 
 namespace myxtts::comm {
-namespace {
-
-MPI_Comm g_local = MPI_COMM_NULL;
-int g_rank = 0, g_size = 1, g_local_rank = 0, g_local_size = 1;
-
 std::string mpi_error_text(int code) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return fmt::format("MPI error {}", code);
   return std::string(text, length);
 }
+
+namespace {
+
+MPI_Comm g_local = MPI_COMM_NULL;
+int g_rank = 0, g_size = 1, g_local_rank = 0, g_local_size = 1;
 
 }  // namespace
 
@@ -92,6 +86,28 @@ int64_t sum(int64_t mine) {
   int64_t out = 0;
   MYX_MPI(MPI_Allreduce(&mine, &out, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
   return out;
+}
+
+std::vector<double> gather_to_root(const std::vector<double>& mine) {
+  const int count = static_cast<int>(mine.size());
+  std::vector<double> all(g_rank == 0 ? static_cast<size_t>(count) * g_size : 0);
+  MYX_MPI(MPI_Gather(mine.data(), count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+  return all;
+}
+
+std::vector<int> node_of_each_rank() {
+  // A node is named by the lowest world rank on it.
+  int leader = g_rank;
+  MYX_MPI(MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, g_local));
+  std::vector<int> leaders(g_size);
+  MYX_MPI(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD));
+  std::vector<int> node(g_size), index_of_leader(g_size, -1);
+  int nodes = 0;
+  for (int r = 0; r < g_size; ++r) {
+    if (index_of_leader[leaders[r]] < 0) index_of_leader[leaders[r]] = nodes++;
+    node[r] = index_of_leader[leaders[r]];
+  }
+  return node;
 }
 
 void abort(int exit_code) {

@@ -3,6 +3,7 @@
 // is a world of one). Nothing outside src/comm/ includes MPI, CUDA or NCCL headers.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace myxtts::comm {
 
@@ -21,6 +22,10 @@ void barrier();
 // True when `mine` is true on every rank: lets all ranks agree to stop together.
 bool all_true(bool mine);
 int64_t sum(int64_t mine);
+// Rank 0 gets every rank's values, concatenated in rank order (others get an empty vector).
+std::vector<double> gather_to_root(const std::vector<double>& mine);
+// Node of every rank (0-based, numbered in order of each node's lowest rank).
+std::vector<int> node_of_each_rank();
 // Ends every rank of the job now (after a fatal error on one of them): never a hang.
 [[noreturn]] void abort(int exit_code);
 

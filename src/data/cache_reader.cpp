@@ -125,18 +125,32 @@ void CacheReader::require_compatible(const Config& config) const {
                       "Use the config the cache was made with, or run myxtts preprocess again.");
 }
 
-std::vector<float> CacheReader::mel(size_t i) const {
-  return h5::read_rows(mel_.id(), index_.mel_offset.at(i), index_.n_frames.at(i), n_mels_);
+template <class Read>
+auto CacheReader::read_feature(size_t i, Read&& read) const {
+  try {
+    return read();
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: features of utterance {} ('{}') cannot be read, the file is "
+                            "damaged ({}); run myxtts preprocess again",
+                            path_, i, index_.id.at(i), e.what()));
+  }
 }
+
+std::vector<float> CacheReader::mel(size_t i) const { return mel_rows(i, 0, index_.n_frames.at(i)); }
 
 std::vector<float> CacheReader::mel_rows(size_t i, int64_t first, int64_t count) const {
   const int64_t frames = index_.n_frames.at(i);
-  if (first < 0 || first > frames) throw Error(fmt::format("{}: frame {} is outside utterance {}", path_, first, i));
-  return h5::read_rows(mel_.id(), index_.mel_offset[i] + first, std::min(count, frames - first), n_mels_);
+  if (first < 0 || first > frames)
+    throw Error(fmt::format("{}: frame {} is outside utterance {}", path_, first, i));
+  return read_feature(i, [&] {
+    return h5::read_rows(mel_.id(), index_.mel_offset[i] + first, std::min(count, frames - first), n_mels_);
+  });
 }
 
 std::vector<int32_t> CacheReader::tokens(size_t i) const {
-  return h5::read_range<int32_t>(tokens_.id(), index_.token_offset.at(i), index_.n_tokens.at(i));
+  return read_feature(i, [&] {
+    return h5::read_range<int32_t>(tokens_.id(), index_.token_offset.at(i), index_.n_tokens.at(i));
+  });
 }
 
 }  // namespace myxtts::data

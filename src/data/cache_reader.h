@@ -36,6 +36,9 @@ class CacheReader {
 
  private:
   void check_consistency() const;
+  // Runs a feature read, turning HDF5 failures (checksum, I/O) into a message naming the cache.
+  template <class Read>
+  auto read_feature(size_t utterance, Read&& read) const;
   std::string path_, fingerprint_;
   h5::Handle file_, mel_, tokens_;
   CacheIndex index_;

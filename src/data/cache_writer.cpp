@@ -36,7 +36,7 @@ void CacheWriter::append_mel(const float* rows, int64_t n_frames) { mel_->append
 void CacheWriter::commit(const CacheIndex& index, const std::vector<int32_t>& tokens,
                          const CacheMetadata& metadata) {
   const hid_t root = file_.id();
-  h5::write_vector(root, "tokens", tokens);
+  h5::write_vector(root, "tokens", tokens, /*checksum_chunk=*/65536);
   {
     h5::Handle g = h5::create_group(root, "index");
     h5::write_strings(g.id(), "id", index.id);

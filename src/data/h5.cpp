@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace myxtts::h5 {
@@ -146,10 +147,16 @@ int64_t read_int_attribute(hid_t object, const std::string& name) {
 }
 
 template <class T>
-void write_vector(hid_t parent, const std::string& name, const std::vector<T>& values) {
+void write_vector(hid_t parent, const std::string& name, const std::vector<T>& values,
+                  int64_t checksum_chunk) {
   hsize_t dims[1] = {values.size()};
   Handle space(MYX_H5(H5Screate_simple(1, dims, nullptr)));
   Handle dcpl = untimed_creation_properties(H5P_DATASET_CREATE);
+  if (checksum_chunk > 0 && !values.empty()) {
+    hsize_t chunk[1] = {std::min<hsize_t>(values.size(), static_cast<hsize_t>(checksum_chunk))};
+    MYX_H5(H5Pset_chunk(dcpl.id(), 1, chunk));
+    MYX_H5(H5Pset_fletcher32(dcpl.id()));
+  }
   Handle dataset(MYX_H5(H5Dcreate2(parent, name.c_str(), native_type<T>(), space.id(), H5P_DEFAULT,
                                    dcpl.id(), H5P_DEFAULT)));
   if (!values.empty())
@@ -212,6 +219,7 @@ RowAppender::RowAppender(hid_t parent, const std::string& name, int64_t cols, in
   Handle space(MYX_H5(H5Screate_simple(2, dims, max_dims)));
   Handle dcpl = untimed_creation_properties(H5P_DATASET_CREATE);
   MYX_H5(H5Pset_chunk(dcpl.id(), 2, chunk));
+  MYX_H5(H5Pset_fletcher32(dcpl.id()));  // a damaged chunk fails its read instead of feeding garbage
   dataset_ = Handle(MYX_H5(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F32LE, space.id(),
                                       H5P_DEFAULT, dcpl.id(), H5P_DEFAULT)));
 }
@@ -258,7 +266,7 @@ std::vector<T> read_range(hid_t dataset, int64_t first, int64_t count) {
 }
 
 #define MYX_H5_INSTANTIATE(T)                                                          \
-  template void write_vector<T>(hid_t, const std::string&, const std::vector<T>&);     \
+  template void write_vector<T>(hid_t, const std::string&, const std::vector<T>&, int64_t); \
   template std::vector<T> read_vector<T>(hid_t, const std::string&);                   \
   template std::vector<T> read_range<T>(hid_t, int64_t, int64_t);
 MYX_H5_INSTANTIATE(float)

@@ -54,9 +54,11 @@ bool has_attribute(hid_t object, const std::string& name);
 std::string read_string_attribute(hid_t object, const std::string& name);
 int64_t read_int_attribute(hid_t object, const std::string& name);
 
-// 1-D datasets of numbers or UTF-8 strings.
+// 1-D datasets of numbers or UTF-8 strings. checksum_chunk > 0 stores the data in chunks of
+// that many elements with a Fletcher-32 checksum each (bulk data; the index stays contiguous).
 template <class T>
-void write_vector(hid_t parent, const std::string& name, const std::vector<T>& values);
+void write_vector(hid_t parent, const std::string& name, const std::vector<T>& values,
+                  int64_t checksum_chunk = 0);
 template <class T>
 std::vector<T> read_vector(hid_t parent, const std::string& name);
 void write_strings(hid_t parent, const std::string& name, const std::vector<std::string>& values);
@@ -65,7 +67,8 @@ std::vector<std::string> read_strings(hid_t parent, const std::string& name);
 // Number of rows (first dimension) and columns (second, 1 for 1-D) of a dataset.
 std::pair<int64_t, int64_t> shape(hid_t parent, const std::string& name);
 
-// A chunked [rows, cols] float32 dataset that grows by appending row blocks.
+// A chunked [rows, cols] float32 dataset that grows by appending row blocks; every chunk
+// carries a Fletcher-32 checksum.
 class RowAppender {
  public:
   RowAppender(hid_t parent, const std::string& name, int64_t cols, int64_t chunk_rows);

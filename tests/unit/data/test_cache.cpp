@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/error.h"
 #include "data/cache_reader.h"
@@ -66,6 +67,27 @@ TEST(Cache, HalfWrittenOrTruncatedFilesAreRefused) {
 
   testing::write_text(dir / "not-hdf5.h5", "plain text");
   EXPECT_NE(open_error(dir / "not-hdf5.h5").find("not a readable HDF5 file"), std::string::npos);
+}
+
+TEST(Cache, ADamagedChunkFailsItsReadNamingTheUtterance) {
+  testing::TempDir dir("damaged");
+  write_synthetic_cache(dir / "features.h5", Config{}, 200, 100);  // ~6 MiB of mels
+  {
+    std::fstream f(dir / "features.h5", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(dir / "features.h5") / 2));
+    f.write("\xde\xad\xbe\xef\xde\xad\xbe\xef", 8);
+  }
+  CacheReader reader(dir.str());  // the index is intact
+  std::string message;
+  for (size_t i = 0; i < reader.index().size() && message.empty(); ++i) {
+    try {
+      reader.mel(i);
+    } catch (const Error& e) {
+      message = e.what();
+    }
+  }
+  EXPECT_NE(message.find("cannot be read, the file is damaged"), std::string::npos) << message;
+  EXPECT_NE(message.find("run myxtts preprocess again"), std::string::npos) << message;
 }
 
 }  // namespace

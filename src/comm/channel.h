@@ -1,0 +1,58 @@
+#pragma once
+// Producer -> trainer message channel. A message is one contiguous buffer: a fixed 64-byte
+// header (data/batch_format.h) followed by its payload. Flow control is by credits: each trainer
+// owns `slots` receive buffers, and a producer never has more than `slots` messages in flight to
+// one trainer, so memory stays bounded (back-pressure, not growth). Transports: MPI (host
+// buffers); NCCL joins behind the same interface.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/layout.h"
+
+namespace myxtts::comm {
+
+inline constexpr size_t kHeaderBytes = 64;
+
+struct ChannelOptions {
+  int slots = 3;                 // receive slots per trainer (credits)
+  double timeout_seconds = 300;  // longest wait for a credit or a message before giving up
+};
+
+class ProducerChannel {
+ public:
+  virtual ~ProducerChannel() = default;
+  // A buffer to fill with the next message (reuses buffers whose sends completed).
+  virtual std::vector<uint8_t> take_buffer() = 0;
+  // Sends `message` to `trainer` (a world rank fed by this producer). Waits while that trainer
+  // has no free slot. The channel owns the buffer until the send completes.
+  virtual void send(int trainer, std::vector<uint8_t>&& message) = 0;
+  // Sends without waiting for a credit (error and end-of-data notices must always get through).
+  virtual void send_unconditionally(int trainer, std::vector<uint8_t>&& message) = 0;
+  // Waits until every message sent has been delivered.
+  virtual void flush() = 0;
+  virtual int in_flight(int trainer) const = 0;
+};
+
+class TrainerChannel {
+ public:
+  virtual ~TrainerChannel() = default;
+  // The next message from this trainer's producer, in order; valid until release(). Throws
+  // Error naming the producer when nothing arrives within the timeout.
+  virtual const std::vector<uint8_t>& receive() = 0;
+  // Returns the slot of the last received message and gives the producer a credit.
+  virtual void release() = 0;
+  // Lets the transport make progress on messages that are arriving (call it while computing).
+  virtual void poll() = 0;
+  // Messages already complete and waiting in slots.
+  virtual int ready() const = 0;
+};
+
+std::unique_ptr<ProducerChannel> make_producer_channel(const Layout& layout, int rank,
+                                                       const ChannelOptions& options);
+std::unique_ptr<TrainerChannel> make_trainer_channel(const Layout& layout, int rank,
+                                                     const ChannelOptions& options);
+
+}  // namespace myxtts::comm
