@@ -20,7 +20,7 @@ FeaturePipeline::FeaturePipeline(const AudioConfig& audio, double min_seconds, d
 
 std::vector<float> FeaturePipeline::load_waveform(const std::string& path, int* source_rate,
                                                   int* source_channels) const {
-  Waveform wave = read_audio(path);
+  Waveform wave = read_audio(path, max_seconds_ * 1.5 + 1.0);  // trimming may still shorten it
   if (source_rate) *source_rate = wave.sample_rate;
   if (source_channels) *source_channels = wave.channels;
   std::vector<float> mono = downmix(wave);

@@ -21,9 +21,8 @@ struct Features {
 class FeaturePipeline {
  public:
   FeaturePipeline(const AudioConfig& audio, double min_seconds, double max_seconds);
-  // Mono waveform at the configured rate, trimmed and normalised. Throws BadInput with reasons
-  // audio_missing / audio_unreadable / audio_truncated / audio_empty / audio_silent /
-  // too_short / too_long.
+  // Mono waveform at the configured rate, trimmed and normalised. Throws BadInput with the
+  // reasons of read_audio and audio_silent / too_short / too_long.
   std::vector<float> load_waveform(const std::string& path, int* source_rate = nullptr,
                                    int* source_channels = nullptr) const;
   Features extract(const std::string& path) const;

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "core/error.h"
+
 namespace myxtts::audio {
 namespace {
 
@@ -58,12 +62,17 @@ MelExtractor::MelExtractor(const AudioConfig& config)
   filterbank_ = mel_filterbank(config);
   band_begin_.assign(n_mels_, n_bins_);
   band_end_.assign(n_mels_, 0);
-  for (int m = 0; m < n_mels_; ++m)
+  for (int m = 0; m < n_mels_; ++m) {
     for (int f = 0; f < n_bins_; ++f)
       if (filterbank_[static_cast<size_t>(m) * n_bins_ + f] != 0.0f) {
         band_begin_[m] = std::min(band_begin_[m], f);
         band_end_[m] = f + 1;
       }
+    if (band_end_[m] == 0)
+      throw Error(fmt::format("audio.n_mels = {} is too many for audio.n_fft = {} between audio.fmin "
+                              "and audio.fmax: mel band {} covers no FFT bin; lower n_mels or raise n_fft",
+                              config.n_mels, config.n_fft, m));
+  }
 }
 
 int MelExtractor::frames_for(size_t n_samples) const {

@@ -4,6 +4,7 @@
 #include <sndfile.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -38,7 +39,7 @@ bool declares_more_audio_than_present(SNDFILE* file, long long* declared, long l
 
 }  // namespace
 
-Waveform read_audio(const std::string& path) {
+Waveform read_audio(const std::string& path, double max_seconds) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
     throw BadInput("audio_missing", fmt::format("{}: no such audio file", path));
@@ -57,6 +58,9 @@ Waveform read_audio(const std::string& path) {
                    fmt::format("{}: the header declares {} bytes of audio but the file holds only "
                                "{}; it was cut short (interrupted copy or download?)",
                                path, declared, present));
+  if (static_cast<double>(info.frames) / info.samplerate > max_seconds)
+    throw BadInput("too_long", fmt::format("{}: {:.1f} s of audio is longer than data.max_duration = {} s",
+                                           path, static_cast<double>(info.frames) / info.samplerate, max_seconds));
   Waveform wave;
   wave.sample_rate = info.samplerate;
   wave.channels = info.channels;
@@ -70,6 +74,9 @@ Waveform read_audio(const std::string& path) {
                    fmt::format("{}: header declares {} frames but only {} could be read; the file "
                                "is cut short",
                                path, info.frames, got));
+  for (float s : wave.samples)
+    if (!std::isfinite(s))
+      throw BadInput("audio_nonfinite", fmt::format("{}: the audio holds NaN or infinite samples", path));
   return wave;
 }
 

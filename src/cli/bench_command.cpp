@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <unistd.h>
@@ -27,6 +28,34 @@ namespace {
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A scratch directory removed on every exit path.
+struct ScratchDir {
+  explicit ScratchDir(const std::string& tag)
+      : path(fs::temp_directory_path() / fmt::format("myxtts-{}-{}", tag, ::getpid())) {
+    fs::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  fs::path path;
+};
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Reads every file under `dir` once, so both contenders start with the same warm page cache.
+void warm_page_cache(const std::string& dir) {
+  std::vector<char> buffer(1 << 20);
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file())
+      for (std::ifstream in(entry.path(), std::ios::binary); in.read(buffer.data(), buffer.size()) || in.gcount();) {
+      }
 }
 
 // Runs a command and parses the "key=value" lines it prints.
@@ -54,14 +83,16 @@ int bench_preprocess(const ConfigOptions& config_options, const std::string& inp
   auto logger = log::get("bench");
   Config config = load_config(config_options.path, config_options.overrides);
   config.preprocess.workers = workers;
-  const fs::path scratch = fs::temp_directory_path() / fmt::format("myxtts-bench-{}", ::getpid());
-  fs::create_directories(scratch);
+  ScratchDir scratch_dir("bench");
+  const fs::path& scratch = scratch_dir.path;
+  warm_page_cache(input);
 
   logger->info("reference: torchaudio pipeline with {} worker process(es)", workers);
   const std::string command = fmt::format(
       "{} {} --input {} --output {} --workers {} --sample-rate {} --n-fft {} --hop {} --win {} "
       "--n-mels {} --fmin {} --fmax {} --peak {}",
-      python, reference_script, input, (scratch / "reference").string(), workers,
+      shell_quote(python), shell_quote(reference_script), shell_quote(input),
+      shell_quote((scratch / "reference").string()), workers,
       config.audio.sample_rate, config.audio.n_fft, config.audio.hop_length,
       config.audio.win_length, config.audio.n_mels, config.audio.fmin, config.audio.fmax,
       config.audio.peak_normalize);
@@ -74,7 +105,6 @@ int bench_preprocess(const ConfigOptions& config_options, const std::string& inp
   auto start = Clock::now();
   data::PreprocessSummary summary = data::preprocess(config, options);
   const double ours_seconds = seconds_since(start);
-  fs::remove_all(scratch);
 
   fmt::print("files               {} ({} kept by myxtts)\n", reference.at("files"), summary.kept);
   fmt::print("audio               {:.1f} s\n", audio_seconds);
@@ -89,8 +119,8 @@ int bench_preprocess(const ConfigOptions& config_options, const std::string& inp
 int bench_cache_open(int utterances, const std::vector<int>& frame_counts, int repeats) {
   auto logger = log::get("bench");
   Config config;
-  const fs::path scratch = fs::temp_directory_path() / fmt::format("myxtts-open-{}", ::getpid());
-  fs::create_directories(scratch);
+  ScratchDir scratch_dir("open");
+  const fs::path& scratch = scratch_dir.path;
   std::vector<double> medians;
   fmt::print("{:>10} {:>8} {:>12} {:>14}\n", "utterances", "frames", "file MiB", "open+index ms");
   for (int frames : frame_counts) {
@@ -111,7 +141,6 @@ int bench_cache_open(int utterances, const std::vector<int>& frame_counts, int r
                fs::file_size(path) / 1048576.0, medians.back());
     fs::remove(path);
   }
-  fs::remove_all(scratch);
   fmt::print("open time ratio, largest / smallest cache: {:.2f} (data grew {:.0f}x)\n",
              medians.back() / medians.front(),
              double(frame_counts.back()) / frame_counts.front());
@@ -139,6 +168,8 @@ void add_bench_command(CLI::App& app, Action& action) {
   pre->callback([&action, config, input, workers, python, script] {
     action = [=] { return bench_preprocess(*config, *input, *workers, *python, *script); };
   });
+
+  add_pipeline_bench(*bench, action);
 
   auto* open = bench->add_subcommand("cache-open", "time to open a cache and read its index");
   auto utterances = std::make_shared<int>(10000);

@@ -25,7 +25,8 @@ void add_preprocess_command(CLI::App& app, Action& action) {
       ->required();
   command->add_option("--format", *format, "corpus layout (default: data.format)")
       ->check(CLI::IsMember({"auto", "ljspeech", "manifest"}));
-  command->add_option("--workers", *workers, "threads per rank (default: preprocess.workers)");
+  command->add_option("--workers", *workers, "threads per rank (default: preprocess.workers)")
+      ->check(CLI::NonNegativeNumber);
   command->add_flag("--overwrite", options->overwrite, "rebuild an existing cache from scratch");
   command->callback([&action, config, options, format, workers] {
     action = [config, options, format, workers] {
@@ -33,6 +34,7 @@ void add_preprocess_command(CLI::App& app, Action& action) {
       if (!format->empty()) overrides.push_back("data.format=" + *format);
       if (*workers >= 0) overrides.push_back(fmt::format("preprocess.workers={}", *workers));
       Config cfg = load_config(config->path, overrides);
+      data::check_inputs(cfg, *options);
       ensure_writable_directory(options->output, "output directory");
       log::attach_directory(data::log_directory(options->output));
       auto logger = log::get("preprocess");

@@ -14,7 +14,6 @@
 
 namespace myxtts::comm {
 
-inline constexpr size_t kHeaderBytes = 64;
 
 struct ChannelOptions {
   int slots = 3;                 // receive slots per trainer (credits)

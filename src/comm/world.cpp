@@ -54,15 +54,7 @@ bool initialized() {
 
 int rank() { return g_rank; }
 int size() { return g_size; }
-int local_rank() { return g_local_rank; }
 int local_size() { return g_local_size; }
-
-std::string node_name() {
-  char name[MPI_MAX_PROCESSOR_NAME];
-  int length = 0;
-  MYX_MPI(MPI_Get_processor_name(name, &length));
-  return std::string(name, length);
-}
 
 void barrier() {
   // Polling with sleeps instead of MPI_Barrier: Open MPI spins at 100 % CPU while it waits,
@@ -74,18 +66,6 @@ void barrier() {
     if (done) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-}
-
-bool all_true(bool mine) {
-  int in = mine ? 1 : 0, out = 0;
-  MYX_MPI(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
-  return out != 0;
-}
-
-int64_t sum(int64_t mine) {
-  int64_t out = 0;
-  MYX_MPI(MPI_Allreduce(&mine, &out, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
-  return out;
 }
 
 std::vector<double> gather_to_root(const std::vector<double>& mine) {

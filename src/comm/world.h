@@ -13,15 +13,10 @@ bool initialized();
 
 int rank();
 int size();
-// Ranks sharing this node (MPI_COMM_TYPE_SHARED) and this rank's index among them.
-int local_rank();
+// Ranks sharing this node (MPI_COMM_TYPE_SHARED).
 int local_size();
-std::string node_name();
 
 void barrier();
-// True when `mine` is true on every rank: lets all ranks agree to stop together.
-bool all_true(bool mine);
-int64_t sum(int64_t mine);
 // Rank 0 gets every rank's values, concatenated in rank order (others get an empty vector).
 std::vector<double> gather_to_root(const std::vector<double>& mine);
 // Node of every rank (0-based, numbered in order of each node's lowest rank).

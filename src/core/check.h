@@ -1,7 +1,8 @@
 #pragma once
-// Check wrappers for C library calls. Each library gets a one-line macro in the file that owns
-// it (MYX_H5 in data/h5.h, MYX_SF in audio/, MYX_MPI in comm/), all reporting through
-// fail_call so messages share one shape: "file:line [rank R] LIB: call failed: library message".
+// Check wrappers for C library calls. Each library gets its check next to the code that owns
+// it (MYX_H5 in data/h5.h, MYX_MPI in comm/mpi_check.h; libsndfile and libsoxr calls report
+// directly), all through fail_call so messages share one shape:
+// "file:line [rank R] LIB: call failed: library message".
 #include <string>
 
 #include "core/error.h"

@@ -3,6 +3,7 @@
 // and allowed values; loading YAML, --set overrides, validation, saving and fingerprinting are
 // all visitors over that one list (see config.cpp), so a new key needs one line.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,10 @@ struct TextConfig {
   }
 };
 
+// Languages the text frontends handle (normalisation rules, espeak-ng voices).
+inline constexpr std::initializer_list<const char*> kLanguages = {
+    "en", "fa", "de", "fr", "es", "it", "pt", "nl", "ar", "ru", "zh", "ja", "tr"};
+
 struct DataConfig {
   std::string format = "auto";
   std::string default_speaker = "speaker0";
@@ -80,8 +85,7 @@ struct DataConfig {
   void visit(V& v) {
     v.field("format", format, "corpus layout", {"auto", "ljspeech", "manifest"});
     v.field("default_speaker", default_speaker, "speaker of utterances that name none");
-    v.field("default_language", default_language, "language of utterances that name none",
-            {"en", "fa", "de", "fr", "es", "it", "pt", "nl", "ar", "ru", "zh", "ja", "tr"});
+    v.field("default_language", default_language, "language of utterances that name none", kLanguages);
     v.field("min_duration", min_duration, "shortest utterance kept, seconds", 0.0, 3600.0);
     v.field("max_duration", max_duration, "longest utterance kept, seconds", 0.01, 3600.0);
     v.field("max_tokens", max_tokens, "longest token sequence kept", 1, 100000);

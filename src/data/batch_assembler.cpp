@@ -9,8 +9,8 @@ namespace myxtts::data {
 namespace {
 
 template <class T>
-T* array_at(std::vector<uint8_t>& payload, size_t offset) {
-  return reinterpret_cast<T*>(payload.data() + offset);
+T* array_at(std::vector<uint8_t>& message, size_t offset) {
+  return reinterpret_cast<T*>(message.data() + kHeaderBytes + offset);
 }
 
 // Writes `rows` mel rows and fills the rest of a [capacity, n_mels] block with silence.
@@ -37,7 +37,7 @@ BatchAssembler::BatchAssembler(const CacheReader& cache, const BatchConfig& conf
       sender_(sender_rank) {}
 
 BatchHeader BatchAssembler::assemble(const BatchPlan& plan, int epoch, int step,
-                                     std::vector<uint8_t>& payload) const {
+                                     std::vector<uint8_t>& message) const {
   const CacheIndex& index = cache_.index();
   BatchHeader h;
   h.kind = static_cast<int32_t>(MessageKind::kBatch);
@@ -52,24 +52,26 @@ BatchHeader BatchAssembler::assemble(const BatchPlan& plan, int epoch, int step,
   h.sender = sender_;
   const PayloadLayout layout = payload_layout(h);
   h.payload_bytes = layout.total;
-  payload.assign(layout.total, 0);
+  message.assign(kHeaderBytes + layout.total, 0);
+  std::memcpy(message.data(), &h, kHeaderBytes);
+  uint8_t* payload = message.data() + kHeaderBytes;
 
   const size_t mel_bytes = mel_type_ == MelType::kFloat16 ? 2 : 4;
   const float silence = cache_.silence_value();
   for (int32_t b = 0; b < h.batch_size; ++b) {
     const size_t u = static_cast<size_t>(plan.utterances[b]);
-    array_at<int32_t>(payload, layout.ids)[b] = static_cast<int32_t>(u);
-    array_at<int32_t>(payload, layout.text_lengths)[b] = index.n_tokens[u];
-    array_at<int32_t>(payload, layout.mel_lengths)[b] = index.n_frames[u];
-    array_at<int32_t>(payload, layout.speakers)[b] = index.speaker[u];
-    array_at<int32_t>(payload, layout.languages)[b] = index.language[u];
+    array_at<int32_t>(message, layout.ids)[b] = static_cast<int32_t>(u);
+    array_at<int32_t>(message, layout.text_lengths)[b] = index.n_tokens[u];
+    array_at<int32_t>(message, layout.mel_lengths)[b] = index.n_frames[u];
+    array_at<int32_t>(message, layout.speakers)[b] = index.speaker[u];
+    array_at<int32_t>(message, layout.languages)[b] = index.language[u];
     const std::vector<int32_t> tokens = cache_.tokens(u);  // the rest stays <pad> = 0
-    std::copy(tokens.begin(), tokens.end(), array_at<int32_t>(payload, layout.tokens) + b * h.max_tokens);
+    std::copy(tokens.begin(), tokens.end(), array_at<int32_t>(message, layout.tokens) + b * h.max_tokens);
     write_mel_block(cache_.mel(u), h.max_frames, h.n_mels, silence, mel_type_,
-                    payload.data() + layout.mels + b * h.max_frames * h.n_mels * mel_bytes);
+                    payload + layout.mels + b * h.max_frames * h.n_mels * mel_bytes);
     write_mel_block(cache_.mel_rows(plan.reference[b], plan.reference_offset[b], h.reference_frames),
                     h.reference_frames, h.n_mels, silence, mel_type_,
-                    payload.data() + layout.reference_mels + b * h.reference_frames * h.n_mels * mel_bytes);
+                    payload + layout.reference_mels + b * h.reference_frames * h.n_mels * mel_bytes);
   }
   return h;
 }

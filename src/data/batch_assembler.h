@@ -13,9 +13,10 @@ namespace myxtts::data {
 class BatchAssembler {
  public:
   BatchAssembler(const CacheReader& cache, const BatchConfig& config, int sender_rank);
-  // Tokens are padded with <pad> (0), mels and reference mels with the cache's silence value.
-  // `payload` is resized and overwritten (reuse it across batches to avoid allocations).
-  BatchHeader assemble(const BatchPlan& plan, int epoch, int step, std::vector<uint8_t>& payload) const;
+  // Writes the whole message (header, then payload) into `message`, resized and overwritten
+  // (reuse it across batches to avoid allocations). Tokens are padded with <pad> (0), mels and
+  // reference mels with the cache's silence value.
+  BatchHeader assemble(const BatchPlan& plan, int epoch, int step, std::vector<uint8_t>& message) const;
 
  private:
   const CacheReader& cache_;
@@ -24,10 +25,10 @@ class BatchAssembler {
   int sender_;
 };
 
-// Helpers for readers of a payload (trainers, tests): typed pointers into it.
+// Typed pointer to the array at `offset` (from payload_layout) of a message's payload.
 template <class T>
-const T* payload_array(const std::vector<uint8_t>& payload, size_t offset) {
-  return reinterpret_cast<const T*>(payload.data() + offset);
+const T* payload_array(const std::vector<uint8_t>& message, size_t offset) {
+  return reinterpret_cast<const T*>(message.data() + kHeaderBytes + offset);
 }
 
 }  // namespace myxtts::data

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "core/error.h"
 
 namespace myxtts::data {
@@ -62,6 +64,33 @@ void validate(const BatchHeader& h, size_t received) {
   if (payload_layout(h).total != h.payload_bytes)
     refuse(fmt::format("shape needs {} payload bytes but {} were sent", payload_layout(h).total,
                        h.payload_bytes));
+}
+
+BatchHeader read_header(const std::vector<uint8_t>& message) {
+  if (message.size() < kHeaderBytes)
+    throw Error(fmt::format("a {}-byte message is too short for a batch header; are producer and "
+                            "trainer the same MyXTTS build?",
+                            message.size()));
+  BatchHeader header;
+  std::memcpy(&header, message.data(), kHeaderBytes);
+  validate(header, message.size() - kHeaderBytes);
+  return header;
+}
+
+std::vector<uint8_t> make_notice(MessageKind kind, int epoch, int sender, const std::string& text) {
+  BatchHeader header;
+  header.kind = static_cast<int32_t>(kind);
+  header.epoch = epoch;
+  header.sender = sender;
+  header.payload_bytes = text.size();
+  std::vector<uint8_t> message(kHeaderBytes + text.size());
+  std::memcpy(message.data(), &header, kHeaderBytes);
+  std::memcpy(message.data() + kHeaderBytes, text.data(), text.size());
+  return message;
+}
+
+std::string notice_text(const std::vector<uint8_t>& message) {
+  return std::string(message.begin() + kHeaderBytes, message.end());
 }
 
 }  // namespace myxtts::data

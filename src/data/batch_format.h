@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace myxtts::data {
 
@@ -43,5 +44,14 @@ PayloadLayout payload_layout(const BatchHeader& header);
 // sizes are inconsistent: a receiver never reads past its buffer.
 void validate(const BatchHeader& header, size_t received_payload_bytes);
 const char* kind_name(int32_t kind);
+
+// A message on the channel is the header's 64 bytes followed by the payload.
+inline constexpr size_t kHeaderBytes = sizeof(BatchHeader);
+// The validated header of a received message.
+BatchHeader read_header(const std::vector<uint8_t>& message);
+// End of epoch / end of data / error notice; `text` is the error message for kError.
+std::vector<uint8_t> make_notice(MessageKind kind, int epoch, int sender, const std::string& text = "");
+// The error text carried by a kError message.
+std::string notice_text(const std::vector<uint8_t>& message);
 
 }  // namespace myxtts::data

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "data/cache_writer.h"
+#include "text/vocabulary.h"
 
 namespace myxtts::data {
 namespace fs = std::filesystem;
@@ -71,6 +72,7 @@ CacheReader::CacheReader(const std::string& path) : path_(cache_file_path(path))
     index_.seconds = h5::read_vector<double>(g.id(), "seconds");
     index_.split = h5::read_vector<uint8_t>(g.id(), "split");
     metadata_.vocabulary = h5::read_strings(root, "vocabulary/symbols");
+    text::Vocabulary::from_symbols(metadata_.vocabulary);  // reserved ids first, no duplicates
     metadata_.speakers = h5::read_strings(root, "speakers/names");
     metadata_.languages = h5::read_strings(root, "languages/names");
     h5::Handle r = h5::open_group(root, "rejects");

@@ -99,8 +99,7 @@ void CacheWriter::commit(const CacheIndex& index, const std::vector<int32_t>& to
   // Written last: a file without it was cut short and is refused by the reader.
   h5::write_attribute(root, "complete", int64_t{1});
   mel_.reset();
-  MYX_H5(H5Fflush(root, H5F_SCOPE_GLOBAL));
-  file_.close();
+  file_.close_checked();
   std::error_code ec;
   std::filesystem::rename(partial_path_, path_, ec);
   if (ec) throw Error(fmt::format("cannot move {} to {}: {}", partial_path_, path_, ec.message()));

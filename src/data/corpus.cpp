@@ -1,11 +1,15 @@
 #include "data/corpus.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "core/error.h"
 #include "core/fingerprint.h"
@@ -24,6 +28,16 @@ std::vector<std::string> split(const std::string& line, char separator) {
     if (end == std::string::npos) return fields;
     start = end + 1;
   }
+}
+
+// Invalid UTF-8 bytes as \xNN, so ids and paths of rejects can be stored and printed.
+std::string printable(const std::string& s) {
+  std::u32string ignored;
+  size_t bad = 0;
+  if (text::decode_utf8(s, ignored, &bad)) return s;
+  std::string out;
+  for (unsigned char c : s) out += c < 0x80 ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02X}", c);
+  return out;
 }
 
 std::string trim(const std::string& s) {
@@ -66,17 +80,22 @@ class Collector {
 
   void reject(const std::string& id, const std::string& where, const char* reason,
               const std::string& detail) {
-    corpus_.rejects.push_back({id, where, reason, fmt::format("{}: {}", where, detail)});
+    corpus_.rejects.push_back({printable(id), where, reason, fmt::format("{}: {}", where, detail)});
   }
 
   void add(Utterance u, const std::string& relative_audio) {
     std::u32string decoded;
     size_t bad = 0;
-    if (!text::decode_utf8(u.text, decoded, &bad) || !text::decode_utf8(u.id, decoded, &bad))
-      return reject(u.id, u.source, "invalid_utf8",
-                    fmt::format("text or id is not valid UTF-8 (byte {}); re-save the file as UTF-8", bad));
+    for (const std::string* field : {&std::as_const(u.id), &std::as_const(u.text), &relative_audio, &std::as_const(u.speaker)})
+      if (!text::decode_utf8(*field, decoded, &bad))
+        return reject(u.id, u.source, "invalid_utf8",
+                      fmt::format("'{}' is not valid UTF-8 (byte {}); re-save the listing as UTF-8",
+                                  printable(*field), bad));
     if (u.id.empty()) return reject(u.id, u.source, "malformed_line", "empty utterance id");
     if (trim(u.text).empty()) return reject(u.id, u.source, "text_empty", "the text is empty");
+    if (std::none_of(kLanguages.begin(), kLanguages.end(), [&](const char* l) { return u.language == l; }))
+      return reject(u.id, u.source, "unknown_language",
+                    fmt::format("language '{}' is not one of: {}", u.language, fmt::join(kLanguages, ", ")));
     fs::path resolved = (fs::path(corpus_.root) / relative_audio).lexically_normal();
     fs::path inside = resolved.lexically_relative(corpus_.root);
     if (relative_audio.empty() || inside.empty() || *inside.begin() == "..")
@@ -164,14 +183,13 @@ void read_manifest(Corpus& corpus, const DataConfig& data) {
 
 }  // namespace
 
-Corpus read_corpus(const std::string& input, const std::string& format, const DataConfig& data) {
+std::string find_listing(const std::string& input, const std::string& format) {
   std::error_code ec;
   if (!fs::exists(input, ec))
     throw Error(fmt::format("corpus input {} does not exist: pass a corpus directory or its "
                             "metadata.csv / manifest.tsv",
                             input));
-  Corpus corpus;
-  fs::path listing;
+  fs::path listing = input;
   if (fs::is_directory(input, ec)) {
     bool has_metadata = fs::exists(fs::path(input) / "metadata.csv", ec);
     bool has_manifest = fs::exists(fs::path(input) / "manifest.tsv", ec);
@@ -183,16 +201,25 @@ Corpus read_corpus(const std::string& input, const std::string& format, const Da
       throw Error(fmt::format("corpus directory {} holds neither metadata.csv (LJSpeech layout) "
                               "nor manifest.tsv; pass the listing file itself or --format",
                               input));
-  } else {
-    listing = input;
   }
-  corpus.format = format != "auto" ? format : listing.extension() == ".tsv" ? "manifest" : "ljspeech";
-  corpus.listing = fs::absolute(listing).lexically_normal().string();
+  if (std::ifstream probe(listing); !probe)
+    throw Error(fmt::format("cannot read corpus listing {}: check the path and permissions", listing.string()));
+  return fs::absolute(listing).lexically_normal().string();
+}
+
+Corpus read_corpus(const std::string& input, const std::string& format, const DataConfig& data) {
+  Corpus corpus;
+  corpus.listing = find_listing(input, format);
+  corpus.format = format != "auto"                                  ? format
+                  : fs::path(corpus.listing).extension() == ".tsv" ? "manifest"
+                                                                    : "ljspeech";
   corpus.root = fs::path(corpus.listing).parent_path().string();
   if (corpus.format == "ljspeech")
     read_ljspeech(corpus, data);
   else
     read_manifest(corpus, data);
+  if (corpus.utterances.empty() && corpus.rejects.empty())
+    throw Error(fmt::format("corpus listing {} lists no utterances", corpus.listing));
   return corpus;
 }
 

@@ -39,6 +39,10 @@ struct Corpus {
 // or a manifest header lacks the path/text columns.
 Corpus read_corpus(const std::string& input, const std::string& format, const DataConfig& data);
 
+// The listing file `input` stands for (absolute path); throws Error when there is none or it
+// cannot be read. Cheap: lets commands refuse bad input before creating any output.
+std::string find_listing(const std::string& input, const std::string& format);
+
 // Digest of everything the listing contributes (ids, texts, paths, speakers, languages, rejects):
 // a resumed run must see the same listing.
 std::string corpus_fingerprint(const Corpus& corpus);

@@ -79,15 +79,32 @@ void Handle::close() {
   id_ = -1;
 }
 
+void Handle::close_checked() {
+  if (id_ < 0) return;
+  const hid_t id = id_;
+  id_ = -1;
+  if (H5Iget_type(id) == H5I_FILE) {
+    MYX_H5(H5Fflush(id, H5F_SCOPE_LOCAL));
+    MYX_H5(H5Fclose(id));
+  } else {
+    Handle owner(id);
+    owner.close();
+  }
+}
+
 Handle create_file(const std::string& path) {
   silence_default_printer();
   Handle fcpl = untimed_creation_properties(H5P_FILE_CREATE);
-  return Handle(MYX_H5(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), H5P_DEFAULT)));
+  hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.id(), H5P_DEFAULT);
+  if (file < 0) MYX_FAIL_CALL("HDF5", "H5Fcreate", fmt::format("cannot create {}: {}", path, error_stack()));
+  return Handle(file);
 }
 
 Handle open_file_readonly(const std::string& path) {
   silence_default_printer();
-  return Handle(MYX_H5(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT)));
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) MYX_FAIL_CALL("HDF5", "H5Fopen", fmt::format("cannot open {}: {}", path, error_stack()));
+  return Handle(file);
 }
 
 Handle create_group(hid_t parent, const std::string& name) {
@@ -97,18 +114,6 @@ Handle create_group(hid_t parent, const std::string& name) {
 
 Handle open_group(hid_t parent, const std::string& name) {
   return Handle(MYX_H5(H5Gopen2(parent, name.c_str(), H5P_DEFAULT)));
-}
-
-bool exists(hid_t parent, const std::string& path) {
-  // H5Lexists needs every intermediate link to exist, so walk the path.
-  size_t pos = 0;
-  while (true) {
-    size_t slash = path.find('/', pos);
-    std::string prefix = path.substr(0, slash);
-    if (MYX_H5(H5Lexists(parent, prefix.c_str(), H5P_DEFAULT)) <= 0) return false;
-    if (slash == std::string::npos) return true;
-    pos = slash + 1;
-  }
 }
 
 void write_attribute(hid_t object, const std::string& name, const std::string& value) {

@@ -36,17 +36,20 @@ class Handle {
   Handle& operator=(const Handle&) = delete;
   ~Handle() { close(); }
   hid_t id() const { return id_; }
-  void close();
+  void close();  // for destructors: errors on this path cannot be reported
+  // Flushes (files) and closes, throwing on failure: writers call it before renaming a file
+  // into place, so a failed write is never taken for a finished one.
+  void close_checked();
 
  private:
   hid_t id_ = -1;
 };
 
+// Both name the file in their errors.
 Handle create_file(const std::string& path);  // truncates
 Handle open_file_readonly(const std::string& path);
 Handle create_group(hid_t parent, const std::string& name);
 Handle open_group(hid_t parent, const std::string& name);
-bool exists(hid_t parent, const std::string& path);
 
 void write_attribute(hid_t object, const std::string& name, const std::string& value);
 void write_attribute(hid_t object, const std::string& name, int64_t value);

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "core/fs.h"
 #include "data/cache_writer.h"
 #include "data/part_file.h"
 #include "data/split.h"
@@ -23,14 +24,29 @@ std::vector<std::string> sorted_names(const std::vector<std::string>& names) {
   return unique;
 }
 
+// Tabs and line breaks inside fields would break the table's columns.
+std::string tsv_field(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : std::string(1, c);
+  return out;
+}
+
+void write_rejects_table(const std::string& path, const std::vector<Reject>& rejects) {
+  std::string table = "id\tsource\treason\tdetail\n";
+  for (const auto& r : rejects)
+    table += fmt::format("{}\t{}\t{}\t{}\n", tsv_field(r.id), tsv_field(r.source), r.reason, tsv_field(r.detail));
+  write_file_atomically(path, table);
+}
+
 int32_t position(const std::vector<std::string>& sorted, const std::string& name) {
   return static_cast<int32_t>(std::lower_bound(sorted.begin(), sorted.end(), name) - sorted.begin());
 }
 
 }  // namespace
 
-std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, const std::string& work_dir,
-                 int n_chunks, const std::string& cache_path, PreprocessSummary& summary) {
+void merge_parts(const Config& config, const Corpus& corpus, const std::string& work_dir,
+                 int n_chunks, const std::string& cache_path, const std::string& rejects_path,
+                 PreprocessSummary& summary) {
   // Pass 1: the small per-utterance records, to build the vocabulary before any token exists.
   CacheIndex index;
   CacheMetadata metadata;
@@ -63,6 +79,9 @@ std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, cons
       language_names.push_back(u.language);
     }
   }
+  write_rejects_table(rejects_path, metadata.rejects);
+  for (const auto& r : metadata.rejects) ++summary.rejects_by_reason[r.reason];
+  summary.rejected = metadata.rejects.size();
   if (index.size() == 0) {
     std::map<std::string, size_t> by_reason;
     for (const auto& r : metadata.rejects) ++by_reason[r.reason];
@@ -71,7 +90,7 @@ std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, cons
     for (const auto& [reason, count] : by_reason) message += fmt::format("\n  {} x {}", count, reason);
     for (size_t i = 0; i < std::min<size_t>(5, metadata.rejects.size()); ++i)
       message += "\n  e.g. " + metadata.rejects[i].detail;
-    throw Error(message);
+    throw Error(message + "\nEvery reject is listed in " + rejects_path);
   }
   text::Vocabulary vocabulary = config.text.symbols.empty()
                                     ? text::Vocabulary::build(symbol_texts)
@@ -79,7 +98,9 @@ std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, cons
   std::vector<int32_t> tokens;
   int64_t frames = 0;
   for (size_t i = 0; i < index.size(); ++i) {
-    std::vector<int32_t> ids = vocabulary.encode(symbol_texts[i], &metadata.unknown_symbols);
+    int64_t unknown = 0;
+    std::vector<int32_t> ids = vocabulary.encode(symbol_texts[i], &unknown);
+    metadata.unknown_symbols += unknown;
     index.token_offset.push_back(static_cast<int64_t>(tokens.size()));
     index.n_tokens.push_back(static_cast<int32_t>(ids.size()));
     tokens.insert(tokens.end(), ids.begin(), ids.end());
@@ -105,11 +126,8 @@ std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, cons
   writer.commit(index, tokens, metadata);
 
   summary.kept = index.size();
-  summary.rejected = metadata.rejects.size();
   summary.unknown_symbols = metadata.unknown_symbols;
   for (double s : index.seconds) summary.audio_hours += s / 3600.0;
-  for (const auto& r : metadata.rejects) ++summary.rejects_by_reason[r.reason];
-  return metadata.rejects;
 }
 
 }  // namespace myxtts::data

@@ -8,9 +8,11 @@
 
 namespace myxtts::data {
 
-// Builds the vocabulary, tokenises, assigns speakers, languages and the split, and writes
-// <cache_path> atomically. Fills the counting fields of `summary`; returns every reject.
-std::vector<Reject> merge_parts(const Config& config, const Corpus& corpus, const std::string& work_dir,
-                 int n_chunks, const std::string& cache_path, PreprocessSummary& summary);
+// Writes every reject to `rejects_path` (TSV, also when nothing was kept), builds the
+// vocabulary, tokenises, assigns speakers, languages and the split, and writes <cache_path>
+// atomically. Fills the counting fields of `summary`.
+void merge_parts(const Config& config, const Corpus& corpus, const std::string& work_dir,
+                 int n_chunks, const std::string& cache_path, const std::string& rejects_path,
+                 PreprocessSummary& summary);
 
 }  // namespace myxtts::data

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "core/error.h"
 #include "data/h5.h"
@@ -16,7 +18,7 @@ std::string part_path(const std::string& work_dir, int chunk) {
 
 void write_part(const std::string& path, const Part& part, int n_mels) {
   const std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
-  {
+  try {
     h5::Handle file = h5::create_file(tmp);
     std::vector<int32_t> index, frames, reject_index;
     std::vector<std::string> symbols, reasons, details;
@@ -39,16 +41,20 @@ void write_part(const std::string& path, const Part& part, int n_mels) {
     h5::write_vector(file.id(), "reject_index", reject_index);
     h5::write_strings(file.id(), "reject_reason", reasons);
     h5::write_strings(file.id(), "reject_detail", details);
-    h5::RowAppender mel(file.id(), "mel", n_mels, 4096);
-    mel.append(part.mel.data(), static_cast<int64_t>(part.mel.size() / n_mels));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(fmt::format("cannot move {} to {}", tmp, path));
+    {
+      h5::RowAppender mel(file.id(), "mel", n_mels, 4096);
+      mel.append(part.mel.data(), static_cast<int64_t>(part.mel.size() / n_mels));
+    }
+    file.close_checked();
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+      throw Error(fmt::format("cannot move {} to {}: {}", tmp, path, std::strerror(errno)));
+  } catch (...) {
+    std::remove(tmp.c_str());  // never leave a half-written part behind
+    throw;
   }
 }
 
-Part read_part(const std::string& path, bool with_mel) {
+Part read_part(const std::string& path, bool with_mel) try {
   h5::Handle file = h5::open_file_readonly(path);
   Part part;
   auto index = h5::read_vector<int32_t>(file.id(), "corpus_index");
@@ -68,6 +74,10 @@ Part read_part(const std::string& path, bool with_mel) {
     part.mel = h5::read_rows(dataset.id(), 0, rows, cols);
   }
   return part;
+} catch (const Error& e) {
+  throw Error(fmt::format("work unit {} is damaged ({}); delete it and run the same command again "
+                          "to redo that unit",
+                          path, e.what()));
 }
 
 }  // namespace myxtts::data

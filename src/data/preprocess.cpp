@@ -16,6 +16,7 @@
 #include "audio/feature_pipeline.h"
 #include "comm/world.h"
 #include "core/error.h"
+#include "core/fault.h"
 #include "core/fs.h"
 #include "core/log.h"
 #include "data/corpus.h"
@@ -39,7 +40,8 @@ namespace {
 KeyValues job_identity(const Config& config, const Corpus& corpus) {
   KeyValues identity;
   for (auto& kv : flatten(config))
-    if (kv.first.rfind("preprocess.", 0) != 0) identity.push_back(kv);
+    for (const char* section : {"audio.", "text.", "data."})
+      if (kv.first.rfind(section, 0) == 0) identity.push_back(kv);
   identity.emplace_back("preprocess.chunk_size", std::to_string(config.preprocess.chunk_size));
   identity.emplace_back("corpus.listing", corpus.listing);
   identity.emplace_back("corpus.fingerprint", corpus_fingerprint(corpus));
@@ -99,9 +101,10 @@ std::set<int> finished_chunks(const std::string& work) {
   std::set<int> done;
   for (const auto& entry : fs::directory_iterator(work)) {
     const std::string name = entry.path().filename().string();
-    int chunk = 0;
-    if (std::sscanf(name.c_str(), "part-%d.h5", &chunk) == 1 && name.size() == 14)
-      done.insert(chunk);
+    const std::string digits = name.size() > 8 ? name.substr(5, name.size() - 8) : "";
+    if (name.rfind("part-", 0) == 0 && name.substr(name.size() - 3) == ".h5" && !digits.empty() &&
+        digits.find_first_not_of("0123456789") == std::string::npos)
+      done.insert(std::stoi(digits));
   }
   return done;
 }
@@ -168,12 +171,6 @@ class Progress {
   size_t initial_;
 };
 
-// Test hook: die by SIGKILL after writing this many parts, as a crash would.
-int kill_after_parts() {
-  const char* value = std::getenv("MYXTTS_FAULT_KILL_AFTER_PARTS");
-  return value ? std::atoi(value) : -1;
-}
-
 // Workers compute parts; the calling thread writes them (HDF5 writes stay on one thread).
 void run_chunks(const std::vector<int>& chunks, const Corpus& corpus, const Config& config,
                 const std::string& work, Progress& progress) {
@@ -211,7 +208,7 @@ void run_chunks(const std::vector<int>& chunks, const Corpus& corpus, const Conf
   for (int t = 0; t < workers; ++t) threads.emplace_back(work_loop);
   log::get("preprocess")->debug("{} chunk(s) on {} worker thread(s)", chunks.size(), workers);
 
-  const int kill_after = kill_after_parts();
+  const long kill_after = fault_after("KILL_AFTER_PARTS");  // test hook: die as a crash would
   size_t written = 0;
   try {
     while (written < chunks.size()) {
@@ -238,13 +235,12 @@ void run_chunks(const std::vector<int>& chunks, const Corpus& corpus, const Conf
   for (auto& t : threads) t.join();
 }
 
-void write_rejects_table(const std::string& path, const std::vector<Reject>& rejects) {
-  std::string table = "id\tsource\treason\tdetail\n";
-  for (const auto& r : rejects) table += fmt::format("{}\t{}\t{}\t{}\n", r.id, r.source, r.reason, r.detail);
-  write_file_atomically(path, table);
-}
-
 }  // namespace
+
+void check_inputs(const Config& config, const PreprocessOptions& options) {
+  read_corpus(options.input, config.data.format, config.data);  // text only: cheap
+  audio::MelExtractor{config.audio};  // refuses mel bands that catch no FFT bin
+}
 
 PreprocessSummary preprocess(const Config& config, const PreprocessOptions& options) {
   auto logger = log::get("preprocess");
@@ -276,10 +272,18 @@ PreprocessSummary preprocess(const Config& config, const PreprocessOptions& opti
   PreprocessSummary summary;
   if (comm::rank() == 0) {
     progress.maybe_report(/*force=*/true);
+    const std::set<int> finished = finished_chunks(work);
+    std::vector<int> missing;
+    for (int chunk = 0; chunk < n_chunks; ++chunk)
+      if (!finished.count(chunk)) missing.push_back(chunk);
+    if (!missing.empty())
+      throw Error(fmt::format("{} of {} work units are missing from {} (first: part-{:06d}.h5): with "
+                              "several nodes, --output must be on a filesystem every rank shares",
+                              missing.size(), n_chunks, work, missing.front()));
     const std::string cache = (fs::path(options.output) / kCacheFileName).string();
     save_config(config, (fs::path(options.output) / "config.yaml").string());
-    std::vector<Reject> rejects = merge_parts(config, corpus, work, n_chunks, cache, summary);
-    write_rejects_table((fs::path(options.output) / "rejects.tsv").string(), rejects);
+    merge_parts(config, corpus, work, n_chunks, cache, (fs::path(options.output) / "rejects.tsv").string(),
+                summary);
     fs::remove_all(work);
     summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   }

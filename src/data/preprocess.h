@@ -23,6 +23,10 @@ struct PreprocessSummary {
   double wall_seconds = 0.0;
 };
 
+// Fatal problems of the input side (no listing, unusable feature parameters), found before
+// anything is written.
+void check_inputs(const Config& config, const PreprocessOptions& options);
+
 // Collective: every rank of the job calls it. The summary is complete on rank 0.
 PreprocessSummary preprocess(const Config& config, const PreprocessOptions& options);
 

@@ -11,6 +11,17 @@ sox -V1 -n -r 16000 -b 16 "$c/wavs/silent.wav" trim 0 1.0
 head -c 4000 /dev/urandom > "$c/wavs/corrupt.wav"
 : > "$c/wavs/empty.wav"
 truncate -s 20000 "$c/wavs/trunc.wav"
+# 32-bit float WAV with one NaN sample (sox cannot write one, so by hand).
+"$PY" - "$c/wavs/nan.wav" <<'PY'
+import struct, sys, numpy as np
+x = (0.3 * np.sin(np.arange(16000) * 0.05)).astype("<f4")
+x[500] = np.nan
+data = x.tobytes()
+fmt = struct.pack("<HHIIHH", 3, 1, 16000, 64000, 4, 32)
+with open(sys.argv[1], "wb") as f:
+    f.write(b"RIFF" + struct.pack("<I", 4 + 8 + len(fmt) + 8 + len(data)) + b"WAVE")
+    f.write(b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", len(data)) + data)
+PY
 long_text=$(printf 'word %.0s' $(seq 1 200))
 {
   printf '\xEF\xBB\xBFgood1|First good sentence.|First good sentence.\r\n'
@@ -29,10 +40,13 @@ long_text=$(printf 'word %.0s' $(seq 1 200))
   printf 'good1|Duplicate id.|\n'
   printf '../../escape|Leaves the corpus.|\n'
   printf 'longtext|%s|\n' "$long_text"
+  printf 'nan|Not a number inside.|\n'
+  printf 'bad\xff|Invalid id bytes.|\n'
+  printf 'tabbed|\x01\t\x02|\n'
 } > "$c/metadata.csv"
 out=$("$MYXTTS" preprocess -i "$c" -o "$WORK/cache" --set data.max_tokens=500 2>&1)
 assert_contains "$out" "2 utterances kept" "the run goes on and keeps the good ones"
-assert_contains "$out" "14 rejected" "every bad line and file is counted"
+assert_contains "$out" "17 rejected" "every bad line and file is counted"
 assert_contains "$out" "tolerated 1 CRLF line end(s) and a UTF-8 byte-order mark" "CRLF and BOM tolerated"
 table=$(cut -f1,3 "$WORK/cache/rejects.tsv" | sort)
 expected=$(sort <<'EOF2'
@@ -51,6 +65,9 @@ badutf8	invalid_utf8
 good1	duplicate_id
 ../../escape	path_outside_corpus
 longtext	text_too_long
+nan	audio_nonfinite
+bad\xFF	invalid_utf8
+tabbed	text_empty
 EOF2
 )
 assert_eq "$table" "$expected" "each reject carries its reason"
@@ -60,12 +77,15 @@ ok "reject details name file and line"
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:
     reasons = sorted(r.decode() for r in f["rejects/reason"][:])
-    assert len(reasons) == 14, reasons
+    assert len(reasons) == 17, reasons
+    ids = [r.decode() for r in f["rejects/id"][:]]  # every stored string is valid UTF-8
     assert [s.decode() for s in f["index/id"][:]] == ["good1", "good2"]
     assert "forty two" in f["index/symbols"][1].decode()
 PY
 ok "rejects stored in the cache"
 out=$("$MYXTTS" inspect "$WORK/cache")
-assert_contains "$out" "rejects      14" "inspect reports rejects"
+assert_contains "$out" "rejects      17" "inspect reports rejects"
+[ "$(awk -F'\t' 'NF != 4' "$WORK/cache/rejects.tsv" | wc -l)" == 0 ] || fail "rejects.tsv rows have 4 columns"
+ok "rejects.tsv fields are escaped (4 columns per row)"
 assert_contains "$out" "audio_truncated          1" "inspect groups rejects by reason"
 finish

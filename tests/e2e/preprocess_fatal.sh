@@ -14,6 +14,20 @@ ok "nothing created on config errors"
 
 expect_failure "missing corpus" "$MYXTTS" preprocess -i "$WORK/nowhere" -o "$WORK/c2"
 assert_contains "$OUT" "corpus input $WORK/nowhere does not exist" "missing input named"
+[ ! -e "$WORK/c2" ] || fail "a missing corpus must stop before creating the output"
+ok "nothing created when the corpus is missing"
+
+mkdir -p "$WORK/empty" && : > "$WORK/empty/metadata.csv"
+expect_failure "empty listing" "$MYXTTS" preprocess -i "$WORK/empty" -o "$WORK/c3"
+assert_contains "$OUT" "lists no utterances" "empty listing named"
+
+expect_failure "more mel bands than FFT bins" "$MYXTTS" preprocess -i "$WORK/corpus" -o "$WORK/c4" \
+  --set audio.n_fft=64 --set audio.win_length=64 --set audio.n_mels=128
+assert_contains "$OUT" "audio.n_mels = 128 is too many for audio.n_fft = 64" "empty mel bands refused"
+[ ! -e "$WORK/c3" ] && [ ! -e "$WORK/c4" ] || fail "input errors must stop before creating the output"
+ok "nothing created on input errors"
+
+expect_failure "negative --workers" "$MYXTTS" preprocess -i "$WORK/corpus" -o "$WORK/c5" --workers -3
 
 touch "$WORK/a-file"
 expect_failure "unwritable output" "$MYXTTS" preprocess -i "$WORK/corpus" -o "$WORK/a-file/cache"

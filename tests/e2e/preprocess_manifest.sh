@@ -13,10 +13,12 @@ printf 'audio/en1.wav\tGood morning, how are you today?\talice\ten\n' >> "$c/man
 printf 'audio/en2.wav\tThe weather is lovely this afternoon.\tbob\ten\n' >> "$c/manifest.tsv"
 printf 'audio/fa1.wav\tمن می‌خواهم به خانه بروم.\tsara\tfa\n' >> "$c/manifest.tsv"
 printf 'audio/fa2.wav\tكتاب را روی میز گذاشتم.\tsara\tfa\n' >> "$c/manifest.tsv"
+printf 'audio/en1.wav\tSame audio, unknown language.\talice\txx\n' >> "$c/manifest.tsv"
 
 "$MYXTTS" preprocess -i "$c" -o "$WORK/chars" >/dev/null 2>&1
 out=$("$MYXTTS" inspect "$WORK/chars")
 assert_contains "$out" "utterances   4" "all four kept"
+assert_contains "$out" "unknown_language         1" "an unknown language is a reject"
 assert_contains "$out" "speakers     3" "three speakers"
 assert_contains "$out" "sara                     2 utterances" "speaker counts"
 assert_contains "$out" "fa                       2 utterances" "language counts"
@@ -44,4 +46,19 @@ with h5py.File(sys.argv[1], "r") as f:
     assert any(c in "".join(symbols) for c in "ˈəɑ"), symbols  # IPA from espeak-ng
 PY
 ok "espeak-ng phoneme frontend selectable"
+
+# A fixed symbol inventory: symbols outside it become <unk>, every occurrence counted.
+out=$("$MYXTTS" preprocess -i "$c" -o "$WORK/fixed" --set "text.symbols=abcdefghijklmnopqrstuvwxyz " 2>&1)
+expected=$("$PY" - "$WORK/fixed/features.h5" <<'PY'
+import sys, h5py
+allowed = set("abcdefghijklmnopqrstuvwxyz ")
+with h5py.File(sys.argv[1], "r") as f:
+    missing = sum(1 for s in f["index/symbols"][:] for ch in s.decode() if ch not in allowed)
+    assert missing > 10, missing
+    assert f.attrs["unknown_symbols"] == missing, (f.attrs["unknown_symbols"], missing)
+    assert int((f["tokens"][:] == 3).sum()) == missing
+    print(missing)
+PY
+)
+assert_contains "$out" "$expected symbol(s) outside text.symbols were mapped to <unk>" "unknown symbols counted over the whole corpus"
 finish

@@ -17,6 +17,8 @@ assert_eq "$status" "137" "the first run died of SIGKILL"
 ok "no cache is visible after the kill"
 out=$("$MYXTTS" "${common[@]}" -o "$WORK/resumed" 2>&1)
 assert_contains "$out" "resuming: 4 of 10 work units already done" "finished work is not redone"
+grep -q "6 chunk(s) on 1 worker thread(s)" "$WORK/resumed/logs/rank-00000.log" || fail "the rerun must process only the 6 missing units"
+ok "the rerun processed only the 6 missing units"
 cmp "$WORK/straight/features.h5" "$WORK/resumed/features.h5" || fail "resumed cache differs"
 ok "resumed cache == uninterrupted cache (1 rank)"
 

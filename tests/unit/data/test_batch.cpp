@@ -61,8 +61,8 @@ TEST_F(BatchAssembly, PayloadHoldsTheCacheRowsPaddedAsDocumented) {
   EXPECT_EQ(h.sender, 4);
   EXPECT_EQ(h.batch_size, 3);
   EXPECT_EQ(h.max_frames, 32);
-  EXPECT_EQ(payload.size(), h.payload_bytes);
-  EXPECT_NO_THROW(validate(h, payload.size()));
+  EXPECT_EQ(payload.size(), kHeaderBytes + h.payload_bytes);
+  EXPECT_EQ(read_header(payload).step, 7);
   const PayloadLayout l = payload_layout(h);
   EXPECT_EQ(payload_array<int32_t>(payload, l.ids)[1], 17);
   EXPECT_EQ(payload_array<int32_t>(payload, l.mel_lengths)[1], 30);
@@ -117,6 +117,15 @@ TEST(BatchFormat, BadHeadersAreRefusedNamingTheSender) {
   BatchHeader wrong_shape = h;
   wrong_shape.max_frames = 9;
   EXPECT_NE(message(wrong_shape, h.payload_bytes).find("shape needs"), std::string::npos);
+}
+
+TEST(BatchFormat, NoticesCarryTheirText) {
+  auto message = make_notice(MessageKind::kError, 3, 5, "disk on fire");
+  BatchHeader h = read_header(message);
+  EXPECT_EQ(h.kind, static_cast<int32_t>(MessageKind::kError));
+  EXPECT_EQ(h.sender, 5);
+  EXPECT_EQ(notice_text(message), "disk on fire");
+  EXPECT_THROW(read_header(std::vector<uint8_t>(10)), Error);
 }
 
 }  // namespace

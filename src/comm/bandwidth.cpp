@@ -1,0 +1,49 @@
+#include "comm/bandwidth.h"
+
+#include <chrono>
+#include <climits>
+#include <cstdint>
+
+#include "comm/mpi_check.h"
+#include "core/error.h"
+
+namespace myxtts::comm {
+namespace {
+constexpr int kTagRaw = 7201;
+
+int checked_count(size_t bytes) {
+  if (bytes > static_cast<size_t>(INT_MAX)) throw Error("raw bandwidth messages are limited to 2 GiB");
+  return static_cast<int>(bytes);
+}
+}  // namespace
+
+double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count) {
+  std::vector<uint8_t> buffer(bytes, 1);
+  const int64_t shape[2] = {static_cast<int64_t>(bytes), count};
+  for (int peer : peers) MYX_MPI(MPI_Send(shape, 2, MPI_INT64_T, peer, kTagRaw, MPI_COMM_WORLD));
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < count; ++i)
+    for (int peer : peers)
+      MYX_MPI(MPI_Send(buffer.data(), checked_count(bytes), MPI_BYTE, peer, kTagRaw, MPI_COMM_WORLD));
+  // The last receive has completed once the peers acknowledge; count that in.
+  for (int peer : peers) {
+    int ack = 0;
+    MYX_MPI(MPI_Recv(&ack, 1, MPI_INT, peer, kTagRaw, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void raw_receive(int peer) {
+  int64_t shape[2] = {0, 0};
+  MYX_MPI(MPI_Recv(shape, 2, MPI_INT64_T, peer, kTagRaw, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  const size_t bytes = static_cast<size_t>(shape[0]);
+  const int count = static_cast<int>(shape[1]);
+  std::vector<uint8_t> buffer(bytes);
+  for (int i = 0; i < count; ++i)
+    MYX_MPI(MPI_Recv(buffer.data(), checked_count(bytes), MPI_BYTE, peer, kTagRaw, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE));
+  int ack = 1;
+  MYX_MPI(MPI_Send(&ack, 1, MPI_INT, peer, kTagRaw, MPI_COMM_WORLD));
+}
+
+}  // namespace myxtts::comm

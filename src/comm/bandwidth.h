@@ -1,0 +1,15 @@
+#pragma once
+// Raw transport bound for the channel benchmark: plain blocking MPI sends of the same sizes,
+// no flow control, no assembly.
+#include <cstddef>
+#include <vector>
+
+namespace myxtts::comm {
+
+// Sender: `count` rounds, each one message of `bytes` to every rank in `peers`; returns the
+// seconds until the last one was received.
+double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count);
+// Receiver: the matching messages from `peer` (their size and count come from the sender).
+void raw_receive(int peer);
+
+}  // namespace myxtts::comm

@@ -1,0 +1,40 @@
+#include "train/batch_stream.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "core/error.h"
+
+namespace myxtts::train {
+
+BatchStream::Event BatchStream::next() {
+  const auto start = std::chrono::steady_clock::now();
+  message_ = &channel_.receive();
+  wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  header_ = data::read_header(*message_);
+  switch (static_cast<data::MessageKind>(header_.kind)) {
+    case data::MessageKind::kBatch:
+      ++batches_;
+      return Event::kBatch;
+    case data::MessageKind::kEndOfEpoch:
+      done();
+      return Event::kEndOfEpoch;
+    case data::MessageKind::kEndOfData:
+      done();
+      return Event::kEndOfData;
+    case data::MessageKind::kError: {
+      std::string text = data::notice_text(*message_);
+      done();
+      throw Error(fmt::format("producer rank {} failed: {}", header_.sender, text));
+    }
+  }
+  throw Error("unreachable message kind");
+}
+
+void BatchStream::done() {
+  message_ = nullptr;
+  channel_.release();
+}
+
+}  // namespace myxtts::train

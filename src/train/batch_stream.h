@@ -1,0 +1,34 @@
+#pragma once
+// The trainer's side of the stream: next batch from the channel, validated, with the time spent
+// waiting for it accounted (the data-wait fraction). Notices become events; a producer's error
+// becomes an Error carrying the producer's own text.
+#include <cstdint>
+#include <vector>
+
+#include "comm/channel.h"
+#include "data/batch_format.h"
+
+namespace myxtts::train {
+
+class BatchStream {
+ public:
+  enum class Event { kBatch, kEndOfEpoch, kEndOfData };
+
+  explicit BatchStream(comm::TrainerChannel& channel) : channel_(channel) {}
+  // Blocks for the next message. For kBatch, header() and message() are valid until done().
+  Event next();
+  void done();
+  const data::BatchHeader& header() const { return header_; }
+  const std::vector<uint8_t>& message() const { return *message_; }
+  double wait_seconds() const { return wait_seconds_; }
+  int64_t batches() const { return batches_; }
+
+ private:
+  comm::TrainerChannel& channel_;
+  data::BatchHeader header_{};
+  const std::vector<uint8_t>* message_ = nullptr;
+  double wait_seconds_ = 0.0;
+  int64_t batches_ = 0;
+};
+
+}  // namespace myxtts::train

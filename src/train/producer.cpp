@@ -1,0 +1,235 @@
+#include "train/producer.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "comm/world.h"
+#include "core/error.h"
+#include "core/fault.h"
+#include "core/log.h"
+#include "data/batch_assembler.h"
+
+namespace myxtts::train {
+namespace {
+using Clock = std::chrono::steady_clock;
+
+// One message for one trainer: a planned batch, or (plan == nullptr) an end-of-epoch notice.
+struct Task {
+  int epoch = 0;
+  int step = 0;
+  int trainer = 0;
+  std::shared_ptr<const data::EpochPlan> epoch_plan;
+  const data::BatchPlan* plan = nullptr;
+};
+
+// Tasks in send order, planned one epoch at a time as the stream needs them.
+class TaskList {
+ public:
+  TaskList(const std::vector<data::UtteranceLength>& items, const BatchConfig& batch,
+           const comm::Layout& layout, int rank, const StreamSpec& spec)
+      : items_(items), batch_(batch), layout_(layout), rank_(rank), spec_(spec) {}
+
+  // Plans epochs until task `id` exists or the stream is exhausted; false past the end.
+  bool ensure(size_t id) {
+    while (base_ + tasks_.size() <= id && next_epoch_ < spec_.start.epoch + spec_.epochs) plan_next_epoch();
+    return id < base_ + tasks_.size();
+  }
+  const Task& operator[](size_t id) const { return tasks_[id - base_]; }
+  // Forgets tasks before `id` (sent), so long runs keep only the plans still in use.
+  void drop_before(size_t id) {
+    while (base_ < id && !tasks_.empty()) tasks_.pop_front(), ++base_;
+  }
+
+ private:
+  void plan_next_epoch() {
+    const int epoch = next_epoch_++;
+    const int trainers = static_cast<int>(layout_.trainers.size());
+    auto plan = std::make_shared<const data::EpochPlan>(data::plan_epoch(items_, batch_, epoch, trainers));
+    const int first = epoch == spec_.start.epoch ? spec_.start.step : 0;
+    const auto& mine = layout_.ranks[rank_].trainers;
+    for (int step = first; step < static_cast<int>(plan->steps.size()); ++step)
+      for (int t : mine)
+        tasks_.push_back({epoch, step, t, plan, &plan->steps[step][layout_.ranks[t].trainer_index]});
+    for (int t : mine) tasks_.push_back({epoch, static_cast<int>(plan->steps.size()), t, plan, nullptr});
+  }
+
+  const std::vector<data::UtteranceLength>& items_;
+  BatchConfig batch_;
+  const comm::Layout& layout_;
+  int rank_;
+  StreamSpec spec_;
+  int next_epoch_ = spec_.start.epoch;
+  size_t base_ = 0;  // id of tasks_.front()
+  std::deque<Task> tasks_;
+};
+
+class Producer {
+ public:
+  Producer(const Config& config, const data::CacheReader& cache, const comm::Layout& layout,
+           comm::ProducerChannel& channel, const StreamSpec& spec)
+      : items_(split_items(cache, spec.split)),
+        tasks_(items_, config.batch, layout, comm::rank(), spec),
+        assembler_(cache, config.batch, comm::rank()),
+        channel_(channel),
+        trainers_(layout.ranks[comm::rank()].trainers),
+        // Enough look-ahead to fill every trainer's slots and keep every reader busy.
+        lookahead_(trainers_.size() * 4 + spec.reader_threads),
+        reader_threads_(spec.reader_threads) {}
+
+  ProducerStats run() {
+    const auto start = Clock::now();
+    for (int t = 0; t < reader_threads_; ++t) readers_.emplace_back([this] { read_loop(); });
+    try {
+      send_loop();
+    } catch (...) {
+      stop_readers();
+      throw;
+    }
+    stop_readers();
+    stats_.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return stats_;
+  }
+
+ private:
+  void read_loop() {
+    try {
+      while (true) {
+        size_t id;
+        Task task;
+        std::vector<uint8_t> buffer;
+        {
+          std::unique_lock<std::mutex> lock(mutex_);
+          cv_.wait(lock, [&] { return stop_ || (next_read_ < next_send_ + lookahead_ && tasks_.ensure(next_read_)); });
+          if (stop_) return;
+          id = next_read_++;
+          task = tasks_[id];
+          if (!spare_.empty()) buffer = std::move(spare_.back()), spare_.pop_back();
+        }
+        if (task.plan)
+          assembler_.assemble(*task.plan, task.epoch, task.step, buffer);
+        else
+          buffer = data::make_notice(data::MessageKind::kEndOfEpoch, task.epoch, comm::rank());
+        std::lock_guard<std::mutex> lock(mutex_);
+        ready_[id] = std::move(buffer);
+        cv_.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      cv_.notify_all();
+    }
+  }
+
+  void send_loop() {
+    const long fail_after = fault_after("PRODUCER_FAIL_AFTER_BATCHES");
+    const long kill_after = fault_after("PRODUCER_KILL_AFTER_BATCHES");
+    for (size_t id = 0;; ++id) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!tasks_.ensure(id)) break;
+      const Task task = tasks_[id];
+      while (!ready_.count(id) && !failure_) cv_.wait_for(lock, std::chrono::milliseconds(1));
+      if (failure_) std::rethrow_exception(failure_);
+      std::vector<uint8_t> message = std::move(ready_[id]);
+      ready_.erase(id);
+      next_send_ = id + 1;
+      tasks_.drop_before(std::min(next_send_, next_read_));
+      cv_.notify_all();
+      lock.unlock();
+
+      if (!task.plan) {
+        channel_.send_unconditionally(task.trainer, std::move(message));
+      } else {
+        const size_t bytes = message.size();
+        const auto before = Clock::now();
+        channel_.send(task.trainer, std::move(message));
+        stats_.send_wait_seconds += std::chrono::duration<double>(Clock::now() - before).count();
+        stats_.payload_bytes += static_cast<int64_t>(bytes);
+        ++stats_.batches;
+        if (stats_.batches == fail_after)
+          throw Error(fmt::format("injected failure after {} batches (MYXTTS_FAULT_PRODUCER_FAIL_AFTER_BATCHES)", fail_after));
+        if (stats_.batches == kill_after) std::raise(SIGKILL);
+      }
+      recycle_buffers();
+    }
+    for (int t : trainers_)
+      channel_.send_unconditionally(t, data::make_notice(data::MessageKind::kEndOfData, -1, comm::rank()));
+    channel_.flush();
+  }
+
+  void recycle_buffers() {
+    std::vector<uint8_t> buffer = channel_.take_buffer();
+    if (buffer.capacity() == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (spare_.size() < lookahead_) spare_.push_back(std::move(buffer));
+  }
+
+  void stop_readers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+      cv_.notify_all();
+    }
+    for (auto& t : readers_) t.join();
+    readers_.clear();
+  }
+
+  std::vector<data::UtteranceLength> items_;
+  TaskList tasks_;
+  data::BatchAssembler assembler_;
+  comm::ProducerChannel& channel_;
+  std::vector<int> trainers_;
+  size_t lookahead_;
+  int reader_threads_;
+  std::vector<std::thread> readers_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  size_t next_read_ = 0, next_send_ = 0;
+  std::map<size_t, std::vector<uint8_t>> ready_;
+  std::vector<std::vector<uint8_t>> spare_;
+  std::exception_ptr failure_;
+  bool stop_ = false;
+  ProducerStats stats_;
+};
+
+}  // namespace
+
+std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, data::Split split) {
+  const data::CacheIndex& ix = cache.index();
+  std::vector<data::UtteranceLength> items;
+  for (size_t i = 0; i < ix.size(); ++i)
+    if (ix.split[i] == static_cast<uint8_t>(split))
+      items.push_back({static_cast<int32_t>(i), ix.n_frames[i], ix.n_tokens[i], ix.speaker[i]});
+  if (items.empty())
+    throw Error(fmt::format("cache {} has no {} utterances; check data.val_fraction / data.val_count",
+                            cache.path(), split == data::Split::kTrain ? "training" : "validation"));
+  return items;
+}
+
+ProducerStats run_producer(const Config& config, const data::CacheReader& cache,
+                           const comm::Layout& layout, comm::ProducerChannel& channel,
+                           const StreamSpec& spec) {
+  try {
+    return Producer(config, cache, layout, channel, spec).run();
+  } catch (const std::exception& e) {
+    // Tell the trainers why before the job goes down, so they can say it too.
+    const std::string text = e.what();
+    for (int t : layout.ranks[comm::rank()].trainers)
+      channel.send_unconditionally(t, data::make_notice(data::MessageKind::kError, -1, comm::rank(), text));
+    try {
+      channel.flush();
+    } catch (const std::exception&) {  // a dead trainer cannot take the notice; the error stands
+    }
+    throw;
+  }
+}
+
+}  // namespace myxtts::train

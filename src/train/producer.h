@@ -1,0 +1,39 @@
+#pragma once
+// The producer rank: plans each epoch, assembles its trainers' batches on reader threads ahead
+// of time, and sends them in order over the channel (credit flow control bounds what is in
+// flight). Ends every epoch and the stream with a notice; on failure it sends its error text
+// to its trainers before giving up, so they exit with the producer's message.
+#include <cstdint>
+#include <vector>
+
+#include "comm/channel.h"
+#include "comm/layout.h"
+#include "core/config.h"
+#include "data/cache_reader.h"
+#include "data/sampler.h"
+
+namespace myxtts::train {
+
+struct StreamSpec {
+  int epochs = 1;                  // epochs streamed, starting at start.epoch
+  data::Cursor start;              // resume point
+  data::Split split = data::Split::kTrain;
+  int reader_threads = 2;
+};
+
+struct ProducerStats {
+  int64_t batches = 0;
+  int64_t payload_bytes = 0;
+  double seconds = 0.0;        // from the first assembly to the last delivery
+  double send_wait_seconds = 0.0;  // blocked on trainers' credits (back-pressure)
+};
+
+// Utterance lengths and speakers of one split, as the sampler wants them.
+std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, data::Split split);
+
+// Runs on a producer rank until the stream has ended (collective with its trainers).
+ProducerStats run_producer(const Config& config, const data::CacheReader& cache,
+                           const comm::Layout& layout, comm::ProducerChannel& channel,
+                           const StreamSpec& spec);
+
+}  // namespace myxtts::train
