@@ -213,7 +213,7 @@ int bench_pipeline(const PipelineOptions& o) {
     train::ProducerStats stats = train::run_producer(config, cache, layout, *channel, spec);
     row[1] = stats.batches, row[2] = stats.payload_bytes, row[3] = stats.seconds, row[4] = stats.send_wait_seconds;
     comm::barrier();
-    row[6] = comm::raw_send_seconds(me.trainers, sample.size(), o.raw_rounds);
+    row[6] = comm::raw_send_seconds(me.trainers, sample.size(), o.raw_rounds, o.slots);
     row[7] = row[9];
   } else {
     auto channel = comm::make_trainer_channel(layout, comm::rank(), channel_options);

@@ -17,14 +17,15 @@ int checked_count(size_t bytes) {
 }
 }  // namespace
 
-double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count) {
-  std::vector<uint8_t> buffer(bytes, 1);
-  const int64_t shape[2] = {static_cast<int64_t>(bytes), count};
-  for (int peer : peers) MYX_MPI(MPI_Send(shape, 2, MPI_INT64_T, peer, kTagRaw, MPI_COMM_WORLD));
+double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count, int buffers) {
+  std::vector<std::vector<uint8_t>> rotation(buffers, std::vector<uint8_t>(bytes, 1));
+  const int64_t shape[3] = {static_cast<int64_t>(bytes), count, buffers};
+  for (int peer : peers) MYX_MPI(MPI_Send(shape, 3, MPI_INT64_T, peer, kTagRaw, MPI_COMM_WORLD));
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < count; ++i)
     for (int peer : peers)
-      MYX_MPI(MPI_Send(buffer.data(), checked_count(bytes), MPI_BYTE, peer, kTagRaw, MPI_COMM_WORLD));
+      MYX_MPI(MPI_Send(rotation[i % buffers].data(), checked_count(bytes), MPI_BYTE, peer, kTagRaw,
+                       MPI_COMM_WORLD));
   // The last receive has completed once the peers acknowledge; count that in.
   for (int peer : peers) {
     int ack = 0;
@@ -34,14 +35,14 @@ double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count) 
 }
 
 void raw_receive(int peer) {
-  int64_t shape[2] = {0, 0};
-  MYX_MPI(MPI_Recv(shape, 2, MPI_INT64_T, peer, kTagRaw, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  int64_t shape[3] = {0, 0, 1};
+  MYX_MPI(MPI_Recv(shape, 3, MPI_INT64_T, peer, kTagRaw, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
   const size_t bytes = static_cast<size_t>(shape[0]);
-  const int count = static_cast<int>(shape[1]);
-  std::vector<uint8_t> buffer(bytes);
+  const int count = static_cast<int>(shape[1]), buffers = static_cast<int>(shape[2]);
+  std::vector<std::vector<uint8_t>> rotation(buffers, std::vector<uint8_t>(bytes));
   for (int i = 0; i < count; ++i)
-    MYX_MPI(MPI_Recv(buffer.data(), checked_count(bytes), MPI_BYTE, peer, kTagRaw, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE));
+    MYX_MPI(MPI_Recv(rotation[i % buffers].data(), checked_count(bytes), MPI_BYTE, peer, kTagRaw,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE));
   int ack = 1;
   MYX_MPI(MPI_Send(&ack, 1, MPI_INT, peer, kTagRaw, MPI_COMM_WORLD));
 }

@@ -6,9 +6,10 @@
 
 namespace myxtts::comm {
 
-// Sender: `count` rounds, each one message of `bytes` to every rank in `peers`; returns the
-// seconds until the last one was received.
-double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count);
+// Sender: `count` rounds, each one message of `bytes` to every rank in `peers`, cycling through
+// `buffers` distinct buffers on both sides (the memory a channel with that many slots touches);
+// returns the seconds until the last one was received.
+double raw_send_seconds(const std::vector<int>& peers, size_t bytes, int count, int buffers);
 // Receiver: the matching messages from `peer` (their size and count come from the sender).
 void raw_receive(int peer);
 

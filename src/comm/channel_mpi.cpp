@@ -30,7 +30,7 @@ class Backoff {
   bool expired() const { return Clock::now() > deadline_; }
   void wait() {
     if (++spins_ < 2000) return;
-    std::this_thread::sleep_for(std::chrono::microseconds(std::min(1000, 20 * (spins_ - 1999))));
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min(200, 10 * (spins_ - 1999))));
   }
 
  private:
@@ -166,7 +166,13 @@ class MpiTrainerChannel : public TrainerChannel {
     Backoff backoff(options_.timeout_seconds);
     while (true) {
       poll();
-      if (!slots_.empty() && slots_.front().complete) break;
+      if (!slots_.empty()) {
+        // The next message is already matched and on its way: wait inside MPI, which keeps the
+        // transfer progressing (sleeping here would stall the copy itself).
+        MYX_MPI(MPI_Wait(&slots_.front().request, MPI_STATUS_IGNORE));
+        slots_.front().complete = true;
+        break;
+      }
       if (backoff.expired())
         throw Error(fmt::format("no batch from producer rank {} for {:.0f} s: the producer is stuck "
                                 "or dead (channel timeout)",

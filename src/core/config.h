@@ -101,14 +101,15 @@ struct DataConfig {
 struct PreprocessConfig {
   int workers = 0;
   int chunk_size = 32;
-  int mel_chunk_frames = 1024;
+  int mel_chunk_frames = 128;
 
   template <class V>
   void visit(V& v) {
     v.field("workers", workers, "threads per rank (0 = cores of the node / ranks on it)", 0,
             1024);
     v.field("chunk_size", chunk_size, "utterances per resumable work unit", 1, 100000);
-    v.field("mel_chunk_frames", mel_chunk_frames, "HDF5 chunk rows of the mel array", 16,
+    v.field("mel_chunk_frames", mel_chunk_frames,
+            "HDF5 chunk rows of the mel array (small: a batch reads little beyond its utterances)", 16,
             1 << 20);
   }
 };
