@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "comm/world.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/log.h"
 
 int main(int argc, char** argv) {
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
     return status;
   }
   log::init(comm::rank(), comm::size(), verbose);
+  install_interrupt_handlers();
   try {
     status = action ? action() : 0;
   } catch (const std::exception& e) {

@@ -12,6 +12,7 @@
 #include "comm/channel.h"
 #include "comm/mpi_check.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 
 namespace myxtts::comm {
 namespace {
@@ -29,6 +30,7 @@ class Backoff {
                                      std::chrono::duration<double>(timeout_seconds))) {}
   bool expired() const { return Clock::now() > deadline_; }
   void wait() {
+    throw_if_interrupted();
     if (++spins_ < 2000) return;
     std::this_thread::sleep_for(std::chrono::microseconds(std::min(200, 10 * (spins_ - 1999))));
   }

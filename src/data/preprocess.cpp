@@ -17,6 +17,7 @@
 #include "comm/world.h"
 #include "core/error.h"
 #include "core/fault.h"
+#include "core/interrupt.h"
 #include "core/fs.h"
 #include "core/log.h"
 #include "data/corpus.h"
@@ -215,6 +216,7 @@ void run_chunks(const std::vector<int>& chunks, const Corpus& corpus, const Conf
       std::unique_lock<std::mutex> lock(mutex);
       ready_cv.wait_for(lock, std::chrono::milliseconds(500), [&] { return !ready.empty() || failure; });
       if (failure) std::rethrow_exception(failure);
+      throw_if_interrupted();  // finished parts stay: the next run resumes from them
       if (ready.empty()) {
         lock.unlock();
         progress.maybe_report();

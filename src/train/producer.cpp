@@ -15,6 +15,7 @@
 #include "comm/world.h"
 #include "core/error.h"
 #include "core/fault.h"
+#include "core/interrupt.h"
 #include "core/log.h"
 #include "data/batch_assembler.h"
 
@@ -133,6 +134,7 @@ class Producer {
     const long fail_after = fault_after("PRODUCER_FAIL_AFTER_BATCHES");
     const long kill_after = fault_after("PRODUCER_KILL_AFTER_BATCHES");
     for (size_t id = 0;; ++id) {
+      throw_if_interrupted();
       std::unique_lock<std::mutex> lock(mutex_);
       if (!tasks_.ensure(id)) break;
       const Task task = tasks_[id];

@@ -48,6 +48,20 @@ ok "killed producer: non-zero exit ($STATUS), no hang"
 run_job MYXTTS_FAULT_TRAINER_KILL_AFTER_BATCHES=2 -np 3 "$MYXTTS" "${bench[@]}"
 ok "killed trainer: non-zero exit ($STATUS), no hang"
 
+# SIGTERM to mpirun (as Ctrl-C or a scheduler would): every rank stops with a message.
+set +e
+timeout 180 "${MPIRUN[@]}" -np 3 "$MYXTTS" bench pipeline --cache "$WORK/cache" --epochs 1000000 --rounds 2 \
+  > "$WORK/term.log" 2>&1 &
+job=$!
+sleep 3
+pkill -TERM -f "mpirun.*--epochs 1000000" || fail "the long job ended before the signal"
+wait $job
+STATUS=$?
+set -e
+[ "$STATUS" -ne 124 ] || fail "the job hung after SIGTERM"
+[ "$STATUS" -ne 0 ] || fail "an interrupted job must exit non-zero"
+assert_contains "$(cat "$WORK/term.log")" "interrupted by SIGTERM; stopping" "SIGTERM stops the ranks with a message"
+
 # A cache made with other parameters is refused before streaming, naming the key.
 run_job - -np 3 "$MYXTTS" "${bench[@]}" --set audio.hop_length=200
 assert_contains "$OUT" "audio.hop_length: '200' here, '256' there" "other parameters named"
