@@ -84,7 +84,8 @@ void channel_only_receive(comm::TrainerChannel& channel) {
   train::BatchStream stream(channel);
   uint64_t touched = 0;
   while (stream.next() == train::BatchStream::Event::kBatch) {
-    for (size_t i = 0; i < stream.message().size(); i += 4096) touched += stream.message()[i];
+    if (!stream.payload_on_device())
+      for (size_t i = 0; i < stream.header().payload_bytes; i += 4096) touched += stream.payload()[i];
     stream.done();
   }
   log::get("bench")->debug("channel-only checksum {}", touched);
@@ -126,19 +127,23 @@ TrainerResult run_null_trainer(const Config& config, const data::CacheReader& ca
       const data::BatchHeader& h = stream.header();
       if (h.epoch != epoch || h.step != step)
         throw Error(fmt::format("got epoch {} step {}, expected epoch {} step {}", h.epoch, h.step, epoch, step));
-      const std::vector<uint8_t>& message = stream.message();
-      for (size_t i = 0; i + 8 <= message.size(); i += 4096) checksum += message[i];
+      if (stream.payload_on_device() && (o.verify || record.is_open()))
+        throw Error("--verify and --record read payloads on the CPU; use the MPI transport "
+                    "(layout.producer_device=cpu) for them");
+      const uint8_t* payload = stream.payload();
+      if (!stream.payload_on_device())
+        for (size_t i = 0; i < h.payload_bytes; i += 4096) checksum += payload[i];
       if (o.verify) {
         assembler.assemble(plan.steps[step][me.trainer_index], epoch, step, expected);
-        if (expected != message)
+        if (expected.size() != data::kHeaderBytes + h.payload_bytes ||
+            std::memcmp(expected.data() + data::kHeaderBytes, payload, h.payload_bytes) != 0)
           throw Error(fmt::format("epoch {} step {}: the batch differs from the cache's bytes", epoch, step));
       }
       if (record.is_open()) {
-        const auto layout_of = data::payload_layout(h);
-        const int32_t* ids = data::payload_array<int32_t>(message, layout_of.ids);
+        const int32_t* ids = data::payload_array<int32_t>(payload, data::payload_layout(h).ids);
         record << epoch << ' ' << step << ' ' << fmt::format("{}", fmt::join(ids, ids + h.batch_size, ",")) << '\n';
       }
-      result.bytes += static_cast<int64_t>(message.size());
+      result.bytes += static_cast<int64_t>(data::kHeaderBytes + h.payload_bytes);
       ++result.batches;
       stream.done();
       if (result.batches == kill_after) std::raise(SIGKILL);

@@ -1,9 +1,10 @@
 #pragma once
-// Producer -> trainer message channel. A message is one contiguous buffer: a fixed 64-byte
-// header (data/batch_format.h) followed by its payload. Flow control is by credits: each trainer
+// Producer -> trainer message channel. A message is one contiguous host buffer: a fixed-size
+// header (ChannelOptions::header_bytes, see data/batch_format.h) followed by its payload. Flow control is by credits: each trainer
 // owns `slots` receive buffers, and a producer never has more than `slots` messages in flight to
 // one trainer, so memory stays bounded (back-pressure, not growth). Transports: MPI (host
-// buffers); NCCL joins behind the same interface.
+// buffers) and NCCL (payload delivered into the trainer's GPU memory; header and credits over
+// MPI), chosen from the layout.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,6 +19,16 @@ namespace myxtts::comm {
 struct ChannelOptions {
   int slots = 3;                 // receive slots per trainer (credits)
   double timeout_seconds = 300;  // longest wait for a credit or a message before giving up
+  size_t header_bytes = 64;      // the fixed header every message starts with
+};
+
+// A received message: header in host memory; payload in host memory (MPI) or in this rank's
+// GPU memory (NCCL). Valid until TrainerChannel::release().
+struct Received {
+  const uint8_t* header = nullptr;
+  const uint8_t* payload = nullptr;
+  size_t payload_bytes = 0;
+  bool payload_on_device = false;
 };
 
 class ProducerChannel {
@@ -40,7 +51,7 @@ class TrainerChannel {
   virtual ~TrainerChannel() = default;
   // The next message from this trainer's producer, in order; valid until release(). Throws
   // Error naming the producer when nothing arrives within the timeout.
-  virtual const std::vector<uint8_t>& receive() = 0;
+  virtual Received receive() = 0;
   // Returns the slot of the last received message and gives the producer a credit.
   virtual void release() = 0;
   // Lets the transport make progress on messages that are arriving (call it while computing).

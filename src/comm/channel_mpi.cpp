@@ -1,75 +1,20 @@
 // MPI transport of the channel: one MPI message per batch message (header + payload in one
-// buffer), matched probes on the trainer side so buffers are sized from the message itself,
-// and a one-int credit message per released slot.
+// buffer), matched probes on the trainer side so buffers are sized from the message itself.
 #include <fmt/format.h>
 
-#include <chrono>
-#include <climits>
 #include <deque>
-#include <map>
-#include <thread>
 
-#include "comm/channel.h"
+#include "comm/channel_internal.h"
 #include "comm/mpi_check.h"
 #include "core/error.h"
-#include "core/interrupt.h"
 
 namespace myxtts::comm {
 namespace {
 
-constexpr int kTagMessage = 7101;
-constexpr int kTagCredit = 7102;
-using Clock = std::chrono::steady_clock;
-
-// Spin briefly (latency matters when the data is about to arrive), then back off to short
-// sleeps so a waiting rank leaves the CPU to the ranks doing work.
-class Backoff {
- public:
-  explicit Backoff(double timeout_seconds)
-      : deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(timeout_seconds))) {}
-  bool expired() const { return Clock::now() > deadline_; }
-  void wait() {
-    throw_if_interrupted();
-    if (++spins_ < 2000) return;
-    std::this_thread::sleep_for(std::chrono::microseconds(std::min(200, 10 * (spins_ - 1999))));
-  }
-
- private:
-  Clock::time_point deadline_;
-  int spins_ = 0;
-};
-
-bool test(MPI_Request& request) {
-  int done = 0;
-  MYX_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-  return done != 0;
-}
-
-int message_count(size_t bytes) {
-  if (bytes > static_cast<size_t>(INT_MAX))
-    throw Error(fmt::format("a batch message of {} bytes exceeds the 2 GiB MPI limit; lower "
-                            "batch.max_frames or batch.size",
-                            bytes));
-  return static_cast<int>(bytes);
-}
-
 class MpiProducerChannel : public ProducerChannel {
  public:
-  MpiProducerChannel(const std::vector<int>& trainers, const ChannelOptions& options) : options_(options) {
-    for (int t : trainers) {
-      Peer& peer = peers_[t];
-      peer.credits = options.slots;
-      post_credit_receive(t, peer);
-    }
-  }
-
-  ~MpiProducerChannel() override {
-    for (auto& [t, peer] : peers_) {
-      MPI_Cancel(&peer.credit_request);
-      MPI_Wait(&peer.credit_request, MPI_STATUS_IGNORE);
-    }
-  }
+  MpiProducerChannel(const std::vector<int>& trainers, const ChannelOptions& options)
+      : options_(options), credits_(trainers, options.slots) {}
 
   std::vector<uint8_t> take_buffer() override {
     progress();
@@ -80,90 +25,54 @@ class MpiProducerChannel : public ProducerChannel {
   }
 
   void send(int trainer, std::vector<uint8_t>&& message) override {
-    Peer& peer = peer_of(trainer);
-    Backoff backoff(options_.timeout_seconds);
-    while (peer.credits <= 0) {
-      progress();
-      if (peer.credits > 0) break;
-      if (backoff.expired())
-        throw Error(fmt::format("trainer rank {} has not freed a batch slot for {:.0f} s; it is "
-                                "stuck or dead (channel timeout)",
-                                trainer, options_.timeout_seconds));
-      backoff.wait();
-    }
+    credits_.wait_for(trainer, options_.timeout_seconds);
     send_unconditionally(trainer, std::move(message));
   }
 
   void send_unconditionally(int trainer, std::vector<uint8_t>&& message) override {
-    Peer& peer = peer_of(trainer);
-    --peer.credits;  // may go negative for notices; the trainer's releases even it out
-    peer.sending.push_back({MPI_REQUEST_NULL, std::move(message)});
-    auto& [request, buffer] = peer.sending.back();
+    credits_.spend(trainer);  // may go negative for notices; the trainer's releases even it out
+    sending_.push_back({MPI_REQUEST_NULL, std::move(message)});
+    auto& [request, buffer] = sending_.back();
     MYX_MPI(MPI_Isend(buffer.data(), message_count(buffer.size()), MPI_BYTE, trainer, kTagMessage,
                       MPI_COMM_WORLD, &request));
   }
 
   void flush() override {
     Backoff backoff(options_.timeout_seconds);
-    while (true) {
-      progress();
-      bool empty = true;
-      for (auto& [t, peer] : peers_) empty = empty && peer.sending.empty();
-      if (empty) return;
+    for (progress(); !sending_.empty(); progress()) {
       if (backoff.expired())
         throw Error(fmt::format("messages to trainers were not delivered within {:.0f} s", options_.timeout_seconds));
       backoff.wait();
     }
   }
 
-  int in_flight(int trainer) const override { return options_.slots - peers_.at(trainer).credits; }
+  int in_flight(int trainer) const override { return options_.slots - credits_.available(trainer); }
 
  private:
-  struct Peer {
-    int credits = 0;
-    int credit_value = 0;
-    MPI_Request credit_request = MPI_REQUEST_NULL;
-    std::deque<std::pair<MPI_Request, std::vector<uint8_t>>> sending;
-  };
-
-  Peer& peer_of(int trainer) {
-    auto it = peers_.find(trainer);
-    if (it == peers_.end()) throw Error(fmt::format("rank {} is not a trainer fed by this producer", trainer));
-    return it->second;
-  }
-
-  void post_credit_receive(int trainer, Peer& peer) {
-    MYX_MPI(MPI_Irecv(&peer.credit_value, 1, MPI_INT, trainer, kTagCredit, MPI_COMM_WORLD,
-                      &peer.credit_request));
-  }
-
   void progress() {
-    for (auto& [t, peer] : peers_) {
-      while (!peer.sending.empty() && test(peer.sending.front().first)) {
-        spare_.push_back(std::move(peer.sending.front().second));
-        peer.sending.pop_front();
+    credits_.poll();
+    // Sends to one trainer complete in order; across trainers any finished one is reclaimed.
+    for (auto it = sending_.begin(); it != sending_.end();)
+      if (test(it->first)) {
+        spare_.push_back(std::move(it->second));
+        it = sending_.erase(it);
+      } else {
+        ++it;
       }
-      while (test(peer.credit_request)) {
-        peer.credits += peer.credit_value;
-        post_credit_receive(t, peer);
-      }
-    }
   }
 
   ChannelOptions options_;
-  std::map<int, Peer> peers_;
+  Credits credits_;
+  std::deque<std::pair<MPI_Request, std::vector<uint8_t>>> sending_;
   std::vector<std::vector<uint8_t>> spare_;
 };
 
 class MpiTrainerChannel : public TrainerChannel {
  public:
-  MpiTrainerChannel(int producer, const ChannelOptions& options) : producer_(producer), options_(options) {}
+  MpiTrainerChannel(int producer, const ChannelOptions& options)
+      : producer_(producer), options_(options), credits_(producer) {}
 
-  ~MpiTrainerChannel() override {
-    for (auto& c : credits_) MPI_Wait(&c.first, MPI_STATUS_IGNORE);
-  }
-
-  const std::vector<uint8_t>& receive() override {
+  Received receive() override {
     if (holding_) throw Error("TrainerChannel::receive called before release of the previous message");
     Backoff backoff(options_.timeout_seconds);
     while (true) {
@@ -172,7 +81,6 @@ class MpiTrainerChannel : public TrainerChannel {
         // The next message is already matched and on its way: wait inside MPI, which keeps the
         // transfer progressing (sleeping here would stall the copy itself).
         MYX_MPI(MPI_Wait(&slots_.front().request, MPI_STATUS_IGNORE));
-        slots_.front().complete = true;
         break;
       }
       if (backoff.expired())
@@ -184,20 +92,22 @@ class MpiTrainerChannel : public TrainerChannel {
     current_ = std::move(slots_.front().buffer);
     slots_.pop_front();
     holding_ = true;
-    return current_;
+    if (current_.size() < options_.header_bytes)
+      throw Error(fmt::format("a {}-byte message from producer rank {} is shorter than a header",
+                              current_.size(), producer_));
+    return {current_.data(), current_.data() + options_.header_bytes,
+            current_.size() - options_.header_bytes, false};
   }
 
   void release() override {
     if (!holding_) return;
     holding_ = false;
     free_.push_back(std::move(current_));
-    credits_.push_back({MPI_REQUEST_NULL, 1});
-    auto& [request, value] = credits_.back();
-    MYX_MPI(MPI_Isend(&value, 1, MPI_INT, producer_, kTagCredit, MPI_COMM_WORLD, &request));
+    credits_.give();
   }
 
   void poll() override {
-    while (!credits_.empty() && test(credits_.front().first)) credits_.pop_front();
+    credits_.poll();
     // Receive ahead: every free slot takes the next message that has arrived.
     while (static_cast<int>(slots_.size()) + (holding_ ? 1 : 0) < options_.slots) {
       int found = 0;
@@ -234,11 +144,11 @@ class MpiTrainerChannel : public TrainerChannel {
   };
   int producer_;
   ChannelOptions options_;
+  CreditReturn credits_;
   std::deque<Slot> slots_;
   std::vector<uint8_t> current_;
   bool holding_ = false;
   std::vector<std::vector<uint8_t>> free_;
-  std::deque<std::pair<MPI_Request, int>> credits_;
 };
 
 }  // namespace
@@ -247,6 +157,7 @@ std::unique_ptr<ProducerChannel> make_producer_channel(const Layout& layout, int
                                                        const ChannelOptions& options) {
   const RankPlan& me = layout.ranks.at(rank);
   if (me.role != Role::kProducer) throw Error(fmt::format("rank {} is not a producer", rank));
+  if (me.transport == Transport::kNccl) return make_nccl_producer_channel(layout, rank, options);
   return std::make_unique<MpiProducerChannel>(me.trainers, options);
 }
 
@@ -254,6 +165,7 @@ std::unique_ptr<TrainerChannel> make_trainer_channel(const Layout& layout, int r
                                                      const ChannelOptions& options) {
   const RankPlan& me = layout.ranks.at(rank);
   if (me.role != Role::kTrainer) throw Error(fmt::format("rank {} is not a trainer", rank));
+  if (me.transport == Transport::kNccl) return make_nccl_trainer_channel(layout, rank, options);
   return std::make_unique<MpiTrainerChannel>(me.producer, options);
 }
 

@@ -25,10 +25,15 @@ class BatchAssembler {
   int sender_;
 };
 
-// Typed pointer to the array at `offset` (from payload_layout) of a message's payload.
+// Typed pointer to the array at `offset` (from payload_layout) of a payload, or of the
+// payload inside a whole message.
+template <class T>
+const T* payload_array(const uint8_t* payload, size_t offset) {
+  return reinterpret_cast<const T*>(payload + offset);
+}
 template <class T>
 const T* payload_array(const std::vector<uint8_t>& message, size_t offset) {
-  return reinterpret_cast<const T*>(message.data() + kHeaderBytes + offset);
+  return payload_array<T>(message.data() + kHeaderBytes, offset);
 }
 
 }  // namespace myxtts::data

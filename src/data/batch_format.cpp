@@ -71,9 +71,13 @@ BatchHeader read_header(const std::vector<uint8_t>& message) {
     throw Error(fmt::format("a {}-byte message is too short for a batch header; are producer and "
                             "trainer the same MyXTTS build?",
                             message.size()));
+  return read_header(message.data(), message.size() - kHeaderBytes);
+}
+
+BatchHeader read_header(const uint8_t* header_bytes, size_t payload_bytes) {
   BatchHeader header;
-  std::memcpy(&header, message.data(), kHeaderBytes);
-  validate(header, message.size() - kHeaderBytes);
+  std::memcpy(&header, header_bytes, kHeaderBytes);
+  validate(header, payload_bytes);
   return header;
 }
 
@@ -90,7 +94,11 @@ std::vector<uint8_t> make_notice(MessageKind kind, int epoch, int sender, const 
 }
 
 std::string notice_text(const std::vector<uint8_t>& message) {
-  return std::string(message.begin() + kHeaderBytes, message.end());
+  return notice_text(message.data() + kHeaderBytes, message.size() - kHeaderBytes);
+}
+
+std::string notice_text(const uint8_t* payload, size_t payload_bytes) {
+  return std::string(reinterpret_cast<const char*>(payload), payload_bytes);
 }
 
 }  // namespace myxtts::data

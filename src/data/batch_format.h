@@ -47,11 +47,14 @@ const char* kind_name(int32_t kind);
 
 // A message on the channel is the header's 64 bytes followed by the payload.
 inline constexpr size_t kHeaderBytes = sizeof(BatchHeader);
-// The validated header of a received message.
+// The validated header of a message held in one buffer, or of a header whose payload of
+// `payload_bytes` arrived elsewhere (device memory).
 BatchHeader read_header(const std::vector<uint8_t>& message);
+BatchHeader read_header(const uint8_t* header_bytes, size_t payload_bytes);
 // End of epoch / end of data / error notice; `text` is the error message for kError.
 std::vector<uint8_t> make_notice(MessageKind kind, int epoch, int sender, const std::string& text = "");
 // The error text carried by a kError message.
 std::string notice_text(const std::vector<uint8_t>& message);
+std::string notice_text(const uint8_t* payload, size_t payload_bytes);
 
 }  // namespace myxtts::data

@@ -10,9 +10,9 @@ namespace myxtts::train {
 
 BatchStream::Event BatchStream::next() {
   const auto start = std::chrono::steady_clock::now();
-  message_ = &channel_.receive();
+  received_ = channel_.receive();
   wait_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  header_ = data::read_header(*message_);
+  header_ = data::read_header(received_.header, received_.payload_bytes);
   switch (static_cast<data::MessageKind>(header_.kind)) {
     case data::MessageKind::kBatch:
       ++batches_;
@@ -24,7 +24,8 @@ BatchStream::Event BatchStream::next() {
       done();
       return Event::kEndOfData;
     case data::MessageKind::kError: {
-      std::string text = data::notice_text(*message_);
+      // Notices travel with the header (MPI), so their text is always in host memory.
+      std::string text = data::notice_text(received_.payload, received_.payload_bytes);
       done();
       throw Error(fmt::format("producer rank {} failed: {}", header_.sender, text));
     }
@@ -33,7 +34,7 @@ BatchStream::Event BatchStream::next() {
 }
 
 void BatchStream::done() {
-  message_ = nullptr;
+  received_ = {};
   channel_.release();
 }
 

@@ -3,7 +3,6 @@
 // waiting for it accounted (the data-wait fraction). Notices become events; a producer's error
 // becomes an Error carrying the producer's own text.
 #include <cstdint>
-#include <vector>
 
 #include "comm/channel.h"
 #include "data/batch_format.h"
@@ -15,18 +14,20 @@ class BatchStream {
   enum class Event { kBatch, kEndOfEpoch, kEndOfData };
 
   explicit BatchStream(comm::TrainerChannel& channel) : channel_(channel) {}
-  // Blocks for the next message. For kBatch, header() and message() are valid until done().
+  // Blocks for the next message. For kBatch, header() and payload() are valid until done().
   Event next();
   void done();
   const data::BatchHeader& header() const { return header_; }
-  const std::vector<uint8_t>& message() const { return *message_; }
+  // Host memory (MPI transport) or this rank's GPU memory (NCCL): see payload_on_device().
+  const uint8_t* payload() const { return received_.payload; }
+  bool payload_on_device() const { return received_.payload_on_device; }
   double wait_seconds() const { return wait_seconds_; }
   int64_t batches() const { return batches_; }
 
  private:
   comm::TrainerChannel& channel_;
   data::BatchHeader header_{};
-  const std::vector<uint8_t>* message_ = nullptr;
+  comm::Received received_;
   double wait_seconds_ = 0.0;
   int64_t batches_ = 0;
 };
