@@ -174,7 +174,7 @@ void report(const std::vector<double>& rows, bool verified) {
     throw Error(fmt::format("trainers received {} batches but producers sent {}", received, sent));
   const double only_mbps = only_bytes / only_seconds / 1e6, raw_mbps = raw_bytes / raw_seconds / 1e6;
   fmt::print("channel alone       {:.1f} MB/s (same assembled batch, with credits and notices)\n", only_mbps);
-  fmt::print("raw MPI             {:.1f} MB/s (plain MPI_Send, same message size)\n", raw_mbps);
+  fmt::print("raw MPI             {:.1f} MB/s (MPI_Isend windows of --slots, same message size)\n", raw_mbps);
   fmt::print("channel / raw MPI   {:.3f} (goal >= 0.9)\n", only_mbps / raw_mbps);
   fmt::print("pipeline            {:.0f} batches ({:.2f} MB mean), {:.1f} batches/s, {:.1f} MB/s{}\n", sent,
              sent_bytes / sent / 1e6, sent / seconds, sent_bytes / seconds / 1e6,
