@@ -85,6 +85,31 @@ void Credits::wait_for(int trainer, double timeout_seconds) {
   }
 }
 
+std::vector<uint8_t> CreditedProducerChannel::take_buffer() {
+  progress();
+  if (spare_.empty()) return {};
+  std::vector<uint8_t> buffer = std::move(spare_.back());
+  spare_.pop_back();
+  return buffer;
+}
+
+void CreditedProducerChannel::send(int trainer, std::vector<uint8_t>&& message) {
+  credits_.wait_for(trainer, options_.timeout_seconds);
+  send_unconditionally(trainer, std::move(message));
+}
+
+void CreditedProducerChannel::flush() {
+  Backoff backoff(options_.timeout_seconds);
+  credits_.poll();
+  while (!reclaim_completed()) {
+    if (backoff.expired())
+      throw Error(fmt::format("messages to trainers were not delivered within {:.0f} s",
+                              options_.timeout_seconds));
+    backoff.wait();
+    credits_.poll();
+  }
+}
+
 CreditReturn::~CreditReturn() {
   for (auto& p : pending_) MPI_Wait(&p.first, MPI_STATUS_IGNORE);
 }

@@ -65,6 +65,29 @@ class CreditReturn {
   std::vector<std::pair<MPI_Request, std::unique_ptr<int>>> pending_;
 };
 
+// What every producer transport shares: credits, recycled host buffers, waiting and flushing.
+// A transport implements the sending itself and reports finished sends through progress().
+class CreditedProducerChannel : public ProducerChannel {
+ public:
+  CreditedProducerChannel(const std::vector<int>& trainers, const ChannelOptions& options)
+      : options_(options), credits_(trainers, options.slots) {}
+  std::vector<uint8_t> take_buffer() override;
+  void send(int trainer, std::vector<uint8_t>&& message) override;
+  void flush() override;
+  int in_flight(int trainer) const override { return options_.slots - credits_.available(trainer); }
+
+ protected:
+  // Moves the host buffers of completed sends into spare_; returns true when none is pending.
+  virtual bool reclaim_completed() = 0;
+  void progress() {
+    credits_.poll();
+    reclaim_completed();
+  }
+  ChannelOptions options_;
+  Credits credits_;
+  std::vector<std::vector<uint8_t>> spare_;
+};
+
 std::unique_ptr<ProducerChannel> make_nccl_producer_channel(const Layout& layout, int rank,
                                                             const ChannelOptions& options);
 std::unique_ptr<TrainerChannel> make_nccl_trainer_channel(const Layout& layout, int rank,

@@ -11,23 +11,9 @@
 namespace myxtts::comm {
 namespace {
 
-class MpiProducerChannel : public ProducerChannel {
+class MpiProducerChannel : public CreditedProducerChannel {
  public:
-  MpiProducerChannel(const std::vector<int>& trainers, const ChannelOptions& options)
-      : options_(options), credits_(trainers, options.slots) {}
-
-  std::vector<uint8_t> take_buffer() override {
-    progress();
-    if (spare_.empty()) return {};
-    std::vector<uint8_t> buffer = std::move(spare_.back());
-    spare_.pop_back();
-    return buffer;
-  }
-
-  void send(int trainer, std::vector<uint8_t>&& message) override {
-    credits_.wait_for(trainer, options_.timeout_seconds);
-    send_unconditionally(trainer, std::move(message));
-  }
+  using CreditedProducerChannel::CreditedProducerChannel;
 
   void send_unconditionally(int trainer, std::vector<uint8_t>&& message) override {
     credits_.spend(trainer);  // may go negative for notices; the trainer's releases even it out
@@ -37,20 +23,8 @@ class MpiProducerChannel : public ProducerChannel {
                       MPI_COMM_WORLD, &request));
   }
 
-  void flush() override {
-    Backoff backoff(options_.timeout_seconds);
-    for (progress(); !sending_.empty(); progress()) {
-      if (backoff.expired())
-        throw Error(fmt::format("messages to trainers were not delivered within {:.0f} s", options_.timeout_seconds));
-      backoff.wait();
-    }
-  }
-
-  int in_flight(int trainer) const override { return options_.slots - credits_.available(trainer); }
-
  private:
-  void progress() {
-    credits_.poll();
+  bool reclaim_completed() override {
     // Sends to one trainer complete in order; across trainers any finished one is reclaimed.
     for (auto it = sending_.begin(); it != sending_.end();)
       if (test(it->first)) {
@@ -59,12 +33,10 @@ class MpiProducerChannel : public ProducerChannel {
       } else {
         ++it;
       }
+    return sending_.empty();
   }
 
-  ChannelOptions options_;
-  Credits credits_;
   std::deque<std::pair<MPI_Request, std::vector<uint8_t>>> sending_;
-  std::vector<std::vector<uint8_t>> spare_;
 };
 
 class MpiTrainerChannel : public TrainerChannel {

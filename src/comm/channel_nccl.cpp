@@ -86,25 +86,12 @@ struct DeviceBuffer {
   }
 };
 
-class NcclProducerChannel : public ProducerChannel {
+class NcclProducerChannel : public CreditedProducerChannel {
  public:
   NcclProducerChannel(const Layout& layout, int rank, const ChannelOptions& options)
-      : options_(options), group_(layout, rank, layout.ranks.at(rank).gpu),
-        credits_(layout.ranks.at(rank).trainers, options.slots) {
+      : CreditedProducerChannel(layout.ranks.at(rank).trainers, options),
+        group_(layout, rank, layout.ranks.at(rank).gpu) {
     for (int t : layout.ranks.at(rank).trainers) staging_[t].resize(options.slots + 1);
-  }
-
-  std::vector<uint8_t> take_buffer() override {
-    progress();
-    if (spare_.empty()) return {};
-    std::vector<uint8_t> buffer = std::move(spare_.back());
-    spare_.pop_back();
-    return buffer;
-  }
-
-  void send(int trainer, std::vector<uint8_t>&& message) override {
-    credits_.wait_for(trainer, options_.timeout_seconds);
-    send_unconditionally(trainer, std::move(message));
   }
 
   void send_unconditionally(int trainer, std::vector<uint8_t>&& message) override {
@@ -137,17 +124,6 @@ class NcclProducerChannel : public ProducerChannel {
     in_flight_.push_back(std::move(f));
   }
 
-  void flush() override {
-    Backoff backoff(options_.timeout_seconds);
-    for (progress(); !in_flight_.empty(); progress()) {
-      if (backoff.expired())
-        throw Error(fmt::format("messages to trainers were not delivered within {:.0f} s", options_.timeout_seconds));
-      backoff.wait();
-    }
-  }
-
-  int in_flight(int trainer) const override { return options_.slots - credits_.available(trainer); }
-
   ~NcclProducerChannel() override {
     for (auto& [t, ring] : staging_)
       for (auto& s : ring)
@@ -165,8 +141,7 @@ class NcclProducerChannel : public ProducerChannel {
     cudaEvent_t event = nullptr;
   };
 
-  void progress() {
-    credits_.poll();
+  bool reclaim_completed() override {
     for (auto it = in_flight_.begin(); it != in_flight_.end();) {
       const bool copied = !it->event || cudaEventQuery(it->event) == cudaSuccess;
       if (copied && test(it->request)) {
@@ -176,15 +151,13 @@ class NcclProducerChannel : public ProducerChannel {
         ++it;
       }
     }
+    return in_flight_.empty();
   }
 
-  ChannelOptions options_;
   Group group_;
-  Credits credits_;
   std::map<int, std::vector<Staging>> staging_;
   std::map<int, size_t> next_slot_;
   std::deque<InFlight> in_flight_;
-  std::vector<std::vector<uint8_t>> spare_;
 };
 
 class NcclTrainerChannel : public TrainerChannel {
