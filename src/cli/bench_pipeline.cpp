@@ -34,10 +34,9 @@ struct PipelineOptions {
   int epochs = 1;
   int start_epoch = 0;
   int start_step = 0;
-  int reader_threads = 2;
-  int slots = 3;
   bool verify = false;
   std::string record;
+  std::string split = "train";
   int raw_rounds = 20;
 };
 
@@ -106,7 +105,8 @@ TrainerResult run_null_trainer(const Config& config, const data::CacheReader& ca
   std::ofstream record;
   if (!o.record.empty())
     record.open(fmt::format("{}/trainer-{}.txt", o.record, me.trainer_index));
-  const auto items = train::split_items(cache, data::Split::kTrain);
+  const auto items = train::split_items(
+      cache, o.split == "validation" ? data::Split::kValidation : data::Split::kTrain);
   data::BatchAssembler assembler(cache, config.batch, me.producer);
   std::vector<uint8_t> expected;
   const long kill_after = fault_after("TRAINER_KILL_AFTER_BATCHES");
@@ -174,7 +174,7 @@ void report(const std::vector<double>& rows, bool verified) {
     throw Error(fmt::format("trainers received {} batches but producers sent {}", received, sent));
   const double only_mbps = only_bytes / only_seconds / 1e6, raw_mbps = raw_bytes / raw_seconds / 1e6;
   fmt::print("channel alone       {:.1f} MB/s (same assembled batch, with credits and notices)\n", only_mbps);
-  fmt::print("raw MPI             {:.1f} MB/s (MPI_Isend windows of --slots, same message size)\n", raw_mbps);
+  fmt::print("raw MPI             {:.1f} MB/s (MPI_Isend windows of stream.slots, same message size)\n", raw_mbps);
   fmt::print("channel / raw MPI   {:.3f} (goal >= 0.9)\n", only_mbps / raw_mbps);
   fmt::print("pipeline            {:.0f} batches ({:.2f} MB mean), {:.1f} batches/s, {:.1f} MB/s{}\n", sent,
              sent_bytes / sent / 1e6, sent / seconds, sent_bytes / seconds / 1e6,
@@ -202,7 +202,9 @@ int bench_pipeline(const PipelineOptions& o) {
   // channel-only seconds, channel-only bytes.
   std::vector<double> row(10, 0.0);
   row[0] = static_cast<double>(me.role);
-  const comm::ChannelOptions channel_options{o.slots, 300.0};
+  const comm::ChannelOptions channel_options = train::channel_options(config.stream);
+  const int slots = config.stream.slots;
+  const data::Split split = o.split == "validation" ? data::Split::kValidation : data::Split::kTrain;
   if (me.role == comm::Role::kProducer) {
     row[5] = assembly_rate(config, cache, static_cast<int>(layout.trainers.size()));
     auto channel = comm::make_producer_channel(layout, comm::rank(), channel_options);
@@ -212,13 +214,13 @@ int bench_pipeline(const PipelineOptions& o) {
                                    static_cast<int>(layout.trainers.size()))
                       .steps[0][0],
                   0, 0, sample);
-    row[8] = channel_only_send(*channel, me.trainers, sample, o.raw_rounds, o.slots);
+    row[8] = channel_only_send(*channel, me.trainers, sample, o.raw_rounds, slots);
     row[9] = static_cast<double>(sample.size()) * o.raw_rounds * me.trainers.size();
-    train::StreamSpec spec{o.epochs, {o.start_epoch, o.start_step}, data::Split::kTrain, o.reader_threads};
+    train::StreamSpec spec{o.epochs, {o.start_epoch, o.start_step}, split};
     train::ProducerStats stats = train::run_producer(config, cache, layout, *channel, spec);
     row[1] = stats.batches, row[2] = stats.payload_bytes, row[3] = stats.seconds, row[4] = stats.send_wait_seconds;
     comm::barrier();
-    row[6] = comm::raw_send_seconds(me.trainers, sample.size(), o.raw_rounds, o.slots);
+    row[6] = comm::raw_send_seconds(me.trainers, sample.size(), o.raw_rounds, slots);
     row[7] = row[9];
   } else {
     auto channel = comm::make_trainer_channel(layout, comm::rank(), channel_options);
@@ -242,8 +244,7 @@ void add_pipeline_bench(CLI::App& bench, Action& action) {
   command->add_option("--epochs", o->epochs, "epochs to stream")->check(CLI::PositiveNumber);
   command->add_option("--start-epoch", o->start_epoch, "resume cursor: first epoch")->check(CLI::NonNegativeNumber);
   command->add_option("--start-step", o->start_step, "resume cursor: first step of that epoch")->check(CLI::NonNegativeNumber);
-  command->add_option("--reader-threads", o->reader_threads, "producer threads assembling batches")->check(CLI::PositiveNumber);
-  command->add_option("--slots", o->slots, "receive slots (credits) per trainer")->check(CLI::PositiveNumber);
+  command->add_option("--split", o->split, "which split to stream")->check(CLI::IsMember({"train", "validation"}));
   command->add_flag("--verify", o->verify, "trainers compare every batch with their own assembly from the cache");
   command->add_option("--rounds", o->raw_rounds, "messages per trainer in the channel-only and raw MPI phases")
       ->check(CLI::PositiveNumber);

@@ -157,6 +157,23 @@ struct BatchConfig {
   }
 };
 
+struct StreamConfig {
+  int slots = 3;
+  int reader_threads = 2;
+  double timeout_seconds = 300.0;
+  double metrics_interval_seconds = 10.0;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("slots", slots, "receive slots (credits) per trainer: batches in flight", 1, 64);
+    v.field("reader_threads", reader_threads, "producer threads assembling batches ahead", 1, 64);
+    v.field("timeout_seconds", timeout_seconds,
+            "longest wait for a batch or a free slot before the rank gives up", 1.0, 86400.0);
+    v.field("metrics_interval_seconds", metrics_interval_seconds,
+            "seconds between the producer's throughput lines", 0.5, 86400.0);
+  }
+};
+
 struct Config {
   AudioConfig audio;
   TextConfig text;
@@ -164,6 +181,7 @@ struct Config {
   PreprocessConfig preprocess;
   LayoutConfig layout;
   BatchConfig batch;
+  StreamConfig stream;
 
   template <class V>
   void visit(V& v) {
@@ -173,6 +191,7 @@ struct Config {
     v.section("preprocess", preprocess);
     v.section("layout", layout);
     v.section("batch", batch);
+    v.section("stream", stream);
   }
 };
 

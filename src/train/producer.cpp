@@ -83,8 +83,9 @@ class Producer {
         channel_(channel),
         trainers_(layout.ranks[comm::rank()].trainers),
         // Enough look-ahead to fill every trainer's slots and keep every reader busy.
-        lookahead_(trainers_.size() * 4 + spec.reader_threads),
-        reader_threads_(spec.reader_threads) {}
+        lookahead_(trainers_.size() * (config.stream.slots + 1) + config.stream.reader_threads),
+        reader_threads_(config.stream.reader_threads),
+        metrics_interval_(config.stream.metrics_interval_seconds) {}
 
   ProducerStats run() {
     const auto start = Clock::now();
@@ -161,10 +162,31 @@ class Producer {
         if (stats_.batches == kill_after) std::raise(SIGKILL);
       }
       recycle_buffers();
+      report_metrics();
     }
     for (int t : trainers_)
       channel_.send_unconditionally(t, data::make_notice(data::MessageKind::kEndOfData, -1, comm::rank()));
     channel_.flush();
+  }
+
+  void report_metrics() {
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - interval_start_).count();
+    if (elapsed < metrics_interval_) return;
+    size_t queued;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queued = ready_.size();
+    }
+    std::string credits;
+    for (int t : trainers_) credits += fmt::format(" {}:{}", t, channel_.in_flight(t));
+    log::get("producer")
+        ->info("{:.1f} batches/s, {:.1f} MB/s, {} assembled ahead, in flight per trainer{}",
+               (stats_.batches - interval_batches_) / elapsed,
+               (stats_.payload_bytes - interval_bytes_) / elapsed / 1e6, queued, credits);
+    interval_start_ = now;
+    interval_batches_ = stats_.batches;
+    interval_bytes_ = stats_.payload_bytes;
   }
 
   void recycle_buffers() {
@@ -200,9 +222,20 @@ class Producer {
   std::exception_ptr failure_;
   bool stop_ = false;
   ProducerStats stats_;
+  double metrics_interval_;
+  Clock::time_point interval_start_ = Clock::now();
+  int64_t interval_batches_ = 0, interval_bytes_ = 0;
 };
 
 }  // namespace
+
+comm::ChannelOptions channel_options(const StreamConfig& stream) {
+  comm::ChannelOptions options;
+  options.slots = stream.slots;
+  options.timeout_seconds = stream.timeout_seconds;
+  options.header_bytes = data::kHeaderBytes;
+  return options;
+}
 
 std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, data::Split split) {
   const data::CacheIndex& ix = cache.index();

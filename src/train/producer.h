@@ -18,8 +18,9 @@ struct StreamSpec {
   int epochs = 1;                  // epochs streamed, starting at start.epoch
   data::Cursor start;              // resume point
   data::Split split = data::Split::kTrain;
-  int reader_threads = 2;
 };
+
+comm::ChannelOptions channel_options(const StreamConfig& stream);
 
 struct ProducerStats {
   int64_t batches = 0;
@@ -31,7 +32,8 @@ struct ProducerStats {
 // Utterance lengths and speakers of one split, as the sampler wants them.
 std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, data::Split split);
 
-// Runs on a producer rank until the stream has ended (collective with its trainers).
+// Runs on a producer rank until the stream has ended (collective with its trainers). Logs
+// batches/s, MB/s, the ready queue and credits in use every stream.metrics_interval_seconds.
 ProducerStats run_producer(const Config& config, const data::CacheReader& cache,
                            const comm::Layout& layout, comm::ProducerChannel& channel,
                            const StreamSpec& spec);

@@ -60,6 +60,12 @@ for t in 0 1; do
 done
 ok "a resumed cursor (epoch 1, step 2) continues exactly"
 
+"${MPIRUN[@]}" -np 3 "$MYXTTS" "${bench[@]}" --split validation --verify --record "$WORK/v" >/dev/null 2>&1 \
+  || fail "validation stream failed"
+got=$(cut -d' ' -f3 "$WORK"/v/trainer-*.txt | tr ',' '\n' | sort -un | tr '\n' ' ')
+want=$("$PY" -c "import h5py,sys; f=h5py.File(sys.argv[1]); print(' '.join(str(i) for i, s in enumerate(f['index/split'][:]) if s == 1) + ' ')" "$WORK/cache/features.h5")
+assert_eq "$got" "$want" "the validation split is served the same way"
+
 out=$("${MPIRUN[@]}" -np 4 "$MYXTTS" "${bench[@]}" --set layout.emulate_nodes=2 --epochs 2 --verify --record "$WORK/n" 2>&1) \
   || fail "2 nodes x (1+1): $out"
 assert_contains "$out" "2 node(s), 4 rank(s): 2 producer(s), 2 trainer(s)" "2 emulated nodes, one producer each"
