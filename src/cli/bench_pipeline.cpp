@@ -46,7 +46,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 double assembly_rate(const Config& config, const data::CacheReader& cache, int trainers) {
   data::EpochPlan plan = data::plan_epoch(train::split_items(cache, data::Split::kTrain), config.batch, 0, trainers);
   data::BatchAssembler assembler(cache, config.batch, comm::rank());
-  std::vector<uint8_t> message;
+  comm::MessageBuffer message;
   int batches = 0;
   const auto start = Clock::now();
   for (const auto& step : plan.steps)
@@ -60,13 +60,13 @@ double assembly_rate(const Config& config, const data::CacheReader& cache, int t
 // The channel alone: `rounds` copies of one assembled batch to every trainer, through the credit
 // flow control but with nothing to assemble. Returns seconds until the trainers had them all.
 double channel_only_send(comm::ProducerChannel& channel, const std::vector<int>& trainers,
-                         const std::vector<uint8_t>& message, int rounds, int slots) {
+                         const comm::MessageBuffer& message, int rounds, int slots) {
   // Pre-filled buffers circulate: a buffer whose send completed still holds the same batch.
-  std::vector<std::vector<uint8_t>> filled(trainers.size() * (slots + 1), message);
+  std::vector<comm::MessageBuffer> filled(trainers.size() * (slots + 1), message);
   const auto start = Clock::now();
   for (int i = 0; i < rounds; ++i)
     for (int t : trainers) {
-      std::vector<uint8_t> buffer = channel.take_buffer();
+      comm::MessageBuffer buffer = channel.take_buffer();
       if (buffer.size() != message.size()) {
         buffer = std::move(filled.back());
         filled.pop_back();
@@ -108,7 +108,7 @@ TrainerResult run_null_trainer(const Config& config, const data::CacheReader& ca
   const auto items = train::split_items(
       cache, o.split == "validation" ? data::Split::kValidation : data::Split::kTrain);
   data::BatchAssembler assembler(cache, config.batch, me.producer);
-  std::vector<uint8_t> expected;
+  comm::MessageBuffer expected;
   const long kill_after = fault_after("TRAINER_KILL_AFTER_BATCHES");
 
   TrainerResult result;
@@ -208,7 +208,7 @@ int bench_pipeline(const PipelineOptions& o) {
   if (me.role == comm::Role::kProducer) {
     row[5] = assembly_rate(config, cache, static_cast<int>(layout.trainers.size()));
     auto channel = comm::make_producer_channel(layout, comm::rank(), channel_options);
-    std::vector<uint8_t> sample;
+    comm::MessageBuffer sample;
     data::BatchAssembler(cache, config.batch, comm::rank())
         .assemble(data::plan_epoch(train::split_items(cache, data::Split::kTrain), config.batch, 0,
                                    static_cast<int>(layout.trainers.size()))

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/host_memory.h"
 #include "comm/layout.h"
 
 namespace myxtts::comm {
@@ -35,12 +36,12 @@ class ProducerChannel {
  public:
   virtual ~ProducerChannel() = default;
   // A buffer to fill with the next message (reuses buffers whose sends completed).
-  virtual std::vector<uint8_t> take_buffer() = 0;
+  virtual MessageBuffer take_buffer() = 0;
   // Sends `message` to `trainer` (a world rank fed by this producer). Waits while that trainer
   // has no free slot. The channel owns the buffer until the send completes.
-  virtual void send(int trainer, std::vector<uint8_t>&& message) = 0;
+  virtual void send(int trainer, MessageBuffer&& message) = 0;
   // Sends without waiting for a credit (error and end-of-data notices must always get through).
-  virtual void send_unconditionally(int trainer, std::vector<uint8_t>&& message) = 0;
+  virtual void send_unconditionally(int trainer, MessageBuffer&& message) = 0;
   // Waits until every message sent has been delivered.
   virtual void flush() = 0;
   virtual int in_flight(int trainer) const = 0;

@@ -85,15 +85,15 @@ void Credits::wait_for(int trainer, double timeout_seconds) {
   }
 }
 
-std::vector<uint8_t> CreditedProducerChannel::take_buffer() {
+MessageBuffer CreditedProducerChannel::take_buffer() {
   progress();
   if (spare_.empty()) return {};
-  std::vector<uint8_t> buffer = std::move(spare_.back());
+  MessageBuffer buffer = std::move(spare_.back());
   spare_.pop_back();
   return buffer;
 }
 
-void CreditedProducerChannel::send(int trainer, std::vector<uint8_t>&& message) {
+void CreditedProducerChannel::send(int trainer, MessageBuffer&& message) {
   credits_.wait_for(trainer, options_.timeout_seconds);
   send_unconditionally(trainer, std::move(message));
 }

@@ -71,8 +71,8 @@ class CreditedProducerChannel : public ProducerChannel {
  public:
   CreditedProducerChannel(const std::vector<int>& trainers, const ChannelOptions& options)
       : options_(options), credits_(trainers, options.slots) {}
-  std::vector<uint8_t> take_buffer() override;
-  void send(int trainer, std::vector<uint8_t>&& message) override;
+  MessageBuffer take_buffer() override;
+  void send(int trainer, MessageBuffer&& message) override;
   void flush() override;
   int in_flight(int trainer) const override { return options_.slots - credits_.available(trainer); }
 
@@ -85,7 +85,7 @@ class CreditedProducerChannel : public ProducerChannel {
   }
   ChannelOptions options_;
   Credits credits_;
-  std::vector<std::vector<uint8_t>> spare_;
+  std::vector<MessageBuffer> spare_;
 };
 
 std::unique_ptr<ProducerChannel> make_nccl_producer_channel(const Layout& layout, int rank,

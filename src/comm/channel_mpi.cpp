@@ -15,7 +15,7 @@ class MpiProducerChannel : public CreditedProducerChannel {
  public:
   using CreditedProducerChannel::CreditedProducerChannel;
 
-  void send_unconditionally(int trainer, std::vector<uint8_t>&& message) override {
+  void send_unconditionally(int trainer, MessageBuffer&& message) override {
     credits_.spend(trainer);  // may go negative for notices; the trainer's releases even it out
     sending_.push_back({MPI_REQUEST_NULL, std::move(message)});
     auto& [request, buffer] = sending_.back();
@@ -36,7 +36,7 @@ class MpiProducerChannel : public CreditedProducerChannel {
     return sending_.empty();
   }
 
-  std::deque<std::pair<MPI_Request, std::vector<uint8_t>>> sending_;
+  std::deque<std::pair<MPI_Request, MessageBuffer>> sending_;
 };
 
 class MpiTrainerChannel : public TrainerChannel {
@@ -110,7 +110,7 @@ class MpiTrainerChannel : public TrainerChannel {
 
  private:
   struct Slot {
-    std::vector<uint8_t> buffer;
+    MessageBuffer buffer;
     MPI_Request request = MPI_REQUEST_NULL;
     bool complete = false;
   };
@@ -118,9 +118,9 @@ class MpiTrainerChannel : public TrainerChannel {
   ChannelOptions options_;
   CreditReturn credits_;
   std::deque<Slot> slots_;
-  std::vector<uint8_t> current_;
+  MessageBuffer current_;
   bool holding_ = false;
-  std::vector<std::vector<uint8_t>> free_;
+  std::vector<MessageBuffer> free_;
 };
 
 }  // namespace

@@ -22,12 +22,12 @@ constexpr size_t kInlineLimit = 4096;  // payloads up to this size ride in the M
 // Envelope = header bytes, then u64 payload size, then u8 inline flag, then the inline payload.
 struct Envelope {
   static constexpr size_t kTrailer = 9;
-  static size_t payload_size(const std::vector<uint8_t>& e, size_t header) {
+  static size_t payload_size(const MessageBuffer& e, size_t header) {
     uint64_t n;
     std::memcpy(&n, e.data() + header, 8);
     return n;
   }
-  static bool is_inline(const std::vector<uint8_t>& e, size_t header) { return e[header + 8] != 0; }
+  static bool is_inline(const MessageBuffer& e, size_t header) { return e[header + 8] != 0; }
 };
 
 // A NCCL communicator over one producer and the trainers it feeds; the producer is rank 0.
@@ -94,7 +94,7 @@ class NcclProducerChannel : public CreditedProducerChannel {
     for (int t : layout.ranks.at(rank).trainers) staging_[t].resize(options.slots + 1);
   }
 
-  void send_unconditionally(int trainer, std::vector<uint8_t>&& message) override {
+  void send_unconditionally(int trainer, MessageBuffer&& message) override {
     credits_.spend(trainer);
     const size_t header = options_.header_bytes, payload = message.size() - header;
     const bool inline_payload = payload <= kInlineLimit;
@@ -132,7 +132,7 @@ class NcclProducerChannel : public CreditedProducerChannel {
 
  private:
   struct InFlight {
-    std::vector<uint8_t> envelope, message;
+    MessageBuffer envelope, message;
     MPI_Request request = MPI_REQUEST_NULL;
     cudaEvent_t event = nullptr;
   };
@@ -233,7 +233,7 @@ class NcclTrainerChannel : public TrainerChannel {
 
  private:
   struct Slot {
-    std::vector<uint8_t> envelope;
+    MessageBuffer envelope;
     MPI_Request request = MPI_REQUEST_NULL;
     DeviceBuffer device;
     cudaEvent_t event = nullptr;

@@ -9,7 +9,7 @@ namespace myxtts::data {
 namespace {
 
 template <class T>
-T* array_at(std::vector<uint8_t>& message, size_t offset) {
+T* array_at(MessageBuffer& message, size_t offset) {
   return reinterpret_cast<T*>(message.data() + kHeaderBytes + offset);
 }
 
@@ -37,7 +37,7 @@ BatchAssembler::BatchAssembler(const CacheReader& cache, const BatchConfig& conf
       sender_(sender_rank) {}
 
 BatchHeader BatchAssembler::assemble(const BatchPlan& plan, int epoch, int step,
-                                     std::vector<uint8_t>& message) const {
+                                     MessageBuffer& message) const {
   const CacheIndex& index = cache_.index();
   BatchHeader h;
   h.kind = static_cast<int32_t>(MessageKind::kBatch);

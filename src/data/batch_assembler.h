@@ -16,7 +16,7 @@ class BatchAssembler {
   // Writes the whole message (header, then payload) into `message`, resized and overwritten
   // (reuse it across batches to avoid allocations). Tokens are padded with <pad> (0), mels and
   // reference mels with the cache's silence value.
-  BatchHeader assemble(const BatchPlan& plan, int epoch, int step, std::vector<uint8_t>& message) const;
+  BatchHeader assemble(const BatchPlan& plan, int epoch, int step, MessageBuffer& message) const;
 
  private:
   const CacheReader& cache_;
@@ -32,7 +32,7 @@ const T* payload_array(const uint8_t* payload, size_t offset) {
   return reinterpret_cast<const T*>(payload + offset);
 }
 template <class T>
-const T* payload_array(const std::vector<uint8_t>& message, size_t offset) {
+const T* payload_array(const MessageBuffer& message, size_t offset) {
   return payload_array<T>(message.data() + kHeaderBytes, offset);
 }
 

@@ -66,7 +66,7 @@ void validate(const BatchHeader& h, size_t received) {
                        h.payload_bytes));
 }
 
-BatchHeader read_header(const std::vector<uint8_t>& message) {
+BatchHeader read_header(const MessageBuffer& message) {
   if (message.size() < kHeaderBytes)
     throw Error(fmt::format("a {}-byte message is too short for a batch header; are producer and "
                             "trainer the same MyXTTS build?",
@@ -81,19 +81,19 @@ BatchHeader read_header(const uint8_t* header_bytes, size_t payload_bytes) {
   return header;
 }
 
-std::vector<uint8_t> make_notice(MessageKind kind, int epoch, int sender, const std::string& text) {
+MessageBuffer make_notice(MessageKind kind, int epoch, int sender, const std::string& text) {
   BatchHeader header;
   header.kind = static_cast<int32_t>(kind);
   header.epoch = epoch;
   header.sender = sender;
   header.payload_bytes = text.size();
-  std::vector<uint8_t> message(kHeaderBytes + text.size());
+  MessageBuffer message(kHeaderBytes + text.size());
   std::memcpy(message.data(), &header, kHeaderBytes);
   std::memcpy(message.data() + kHeaderBytes, text.data(), text.size());
   return message;
 }
 
-std::string notice_text(const std::vector<uint8_t>& message) {
+std::string notice_text(const MessageBuffer& message) {
   return notice_text(message.data() + kHeaderBytes, message.size() - kHeaderBytes);
 }
 

@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "comm/host_memory.h"
+
 namespace myxtts::data {
+
+using comm::MessageBuffer;
 
 inline constexpr uint32_t kBatchMagic = 0x4254584d;  // "MXTB" little-endian
 inline constexpr uint32_t kBatchVersion = 1;
@@ -49,12 +53,12 @@ const char* kind_name(int32_t kind);
 inline constexpr size_t kHeaderBytes = sizeof(BatchHeader);
 // The validated header of a message held in one buffer, or of a header whose payload of
 // `payload_bytes` arrived elsewhere (device memory).
-BatchHeader read_header(const std::vector<uint8_t>& message);
+BatchHeader read_header(const MessageBuffer& message);
 BatchHeader read_header(const uint8_t* header_bytes, size_t payload_bytes);
 // End of epoch / end of data / error notice; `text` is the error message for kError.
-std::vector<uint8_t> make_notice(MessageKind kind, int epoch, int sender, const std::string& text = "");
+MessageBuffer make_notice(MessageKind kind, int epoch, int sender, const std::string& text = "");
 // The error text carried by a kError message.
-std::string notice_text(const std::vector<uint8_t>& message);
+std::string notice_text(const MessageBuffer& message);
 std::string notice_text(const uint8_t* payload, size_t payload_bytes);
 
 }  // namespace myxtts::data

@@ -107,7 +107,7 @@ class Producer {
       while (true) {
         size_t id;
         Task task;
-        std::vector<uint8_t> buffer;
+        comm::MessageBuffer buffer;
         {
           std::unique_lock<std::mutex> lock(mutex_);
           cv_.wait(lock, [&] { return stop_ || (next_read_ < next_send_ + lookahead_ && tasks_.ensure(next_read_)); });
@@ -141,7 +141,7 @@ class Producer {
       const Task task = tasks_[id];
       while (!ready_.count(id) && !failure_) cv_.wait_for(lock, std::chrono::milliseconds(1));
       if (failure_) std::rethrow_exception(failure_);
-      std::vector<uint8_t> message = std::move(ready_[id]);
+      comm::MessageBuffer message = std::move(ready_[id]);
       ready_.erase(id);
       next_send_ = id + 1;
       tasks_.drop_before(std::min(next_send_, next_read_));
@@ -190,7 +190,7 @@ class Producer {
   }
 
   void recycle_buffers() {
-    std::vector<uint8_t> buffer = channel_.take_buffer();
+    comm::MessageBuffer buffer = channel_.take_buffer();
     if (buffer.capacity() == 0) return;
     std::lock_guard<std::mutex> lock(mutex_);
     if (spare_.size() < lookahead_) spare_.push_back(std::move(buffer));
@@ -217,8 +217,8 @@ class Producer {
   std::mutex mutex_;
   std::condition_variable cv_;
   size_t next_read_ = 0, next_send_ = 0;
-  std::map<size_t, std::vector<uint8_t>> ready_;
-  std::vector<std::vector<uint8_t>> spare_;
+  std::map<size_t, comm::MessageBuffer> ready_;
+  std::vector<comm::MessageBuffer> spare_;
   std::exception_ptr failure_;
   bool stop_ = false;
   ProducerStats stats_;

@@ -54,7 +54,7 @@ TEST_F(BatchAssembly, PayloadHoldsTheCacheRowsPaddedAsDocumented) {
   BatchConfig config;
   config.reference_frames = 8;
   BatchAssembler assembler(*cache_, config, 4);
-  std::vector<uint8_t> payload;
+  MessageBuffer payload;
   BatchHeader h = assembler.assemble(plan(), 2, 7, payload);
   EXPECT_EQ(h.epoch, 2);
   EXPECT_EQ(h.step, 7);
@@ -82,7 +82,7 @@ TEST_F(BatchAssembly, Float16PayloadIsHalfTheMelBytes) {
   BatchConfig config;
   config.mel_dtype = "float16";
   BatchAssembler assembler(*cache_, config, 0);
-  std::vector<uint8_t> payload;
+  MessageBuffer payload;
   BatchHeader h = assembler.assemble(plan(), 0, 0, payload);
   const PayloadLayout l = payload_layout(h);
   const uint16_t* mels = payload_array<uint16_t>(payload, l.mels);
@@ -125,7 +125,7 @@ TEST(BatchFormat, NoticesCarryTheirText) {
   EXPECT_EQ(h.kind, static_cast<int32_t>(MessageKind::kError));
   EXPECT_EQ(h.sender, 5);
   EXPECT_EQ(notice_text(message), "disk on fire");
-  EXPECT_THROW(read_header(std::vector<uint8_t>(10)), Error);
+  EXPECT_THROW(read_header(MessageBuffer(10)), Error);
 }
 
 }  // namespace
