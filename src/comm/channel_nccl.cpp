@@ -75,6 +75,13 @@ class Group {
 struct DeviceBuffer {
   void* data = nullptr;
   size_t capacity = 0;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;  // owns its allocation
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept : data(other.data), capacity(other.capacity) {
+    other.data = nullptr;
+    other.capacity = 0;
+  }
   void reserve(size_t bytes) {
     if (bytes <= capacity) return;
     if (data) MYX_CUDA(cudaFree(data));
