@@ -37,6 +37,7 @@ struct PipelineOptions {
   bool verify = false;
   std::string record;
   std::string split = "train";
+  std::string log_dir;
   int raw_rounds = 20;
 };
 
@@ -101,7 +102,7 @@ TrainerResult run_null_trainer(const Config& config, const data::CacheReader& ca
                                const comm::Layout& layout, comm::TrainerChannel& channel,
                                const PipelineOptions& o) {
   const comm::RankPlan& me = layout.ranks[comm::rank()];
-  train::BatchStream stream(channel);
+  train::BatchStream stream(channel, config.stream.metrics_interval_seconds);
   std::ofstream record;
   if (!o.record.empty())
     record.open(fmt::format("{}/trainer-{}.txt", o.record, me.trainer_index));
@@ -193,6 +194,7 @@ int bench_pipeline(const PipelineOptions& o) {
   Config config = load_config(o.config.path, o.config.overrides);
   const comm::Layout layout = comm::job_layout(config.layout);
   if (comm::rank() == 0) logger->info("layout:\n{}", comm::describe(layout));
+  if (!o.log_dir.empty()) log::attach_directory(o.log_dir);
   data::CacheReader cache(o.cache);
   cache.require_compatible(config);
   if (!o.record.empty()) std::filesystem::create_directories(o.record);
@@ -248,6 +250,7 @@ void add_pipeline_bench(CLI::App& bench, Action& action) {
   command->add_flag("--verify", o->verify, "trainers compare every batch with their own assembly from the cache");
   command->add_option("--rounds", o->raw_rounds, "messages per trainer in the channel-only and raw MPI phases")
       ->check(CLI::PositiveNumber);
+  command->add_option("--log-dir", o->log_dir, "directory for one log file per rank (trainers' data-wait lines)");
   command->add_option("--record", o->record, "directory for per-trainer batch logs (epoch step ids)");
   command->callback([&action, o] { action = [o] { return bench_pipeline(*o); }; });
 }

@@ -122,8 +122,10 @@ class NcclProducerChannel : public CreditedProducerChannel {
       slot.buffer.reserve(payload);
       MYX_CUDA(cudaMemcpyAsync(slot.buffer.data, message.data() + header, payload,
                                cudaMemcpyHostToDevice, group_.stream()));
+      MYX_NCCL(ncclGroupStart());
       MYX_NCCL(ncclSend(slot.buffer.data, payload, ncclUint8, group_.group_rank(trainer), group_.nccl(),
                         group_.stream()));
+      MYX_NCCL(ncclGroupEnd());
       MYX_CUDA(cudaEventRecord(slot.event, group_.stream()));
       f.event = slot.event;
     }
@@ -259,7 +261,9 @@ class NcclTrainerChannel : public TrainerChannel {
       if (Envelope::is_inline(s.envelope, header)) continue;
       const size_t payload = Envelope::payload_size(s.envelope, header);
       s.device.reserve(payload);
+      MYX_NCCL(ncclGroupStart());
       MYX_NCCL(ncclRecv(s.device.data, payload, ncclUint8, 0, group_.nccl(), group_.stream()));
+      MYX_NCCL(ncclGroupEnd());
       MYX_CUDA(cudaEventRecord(s.event, group_.stream()));
     }
   }

@@ -2,6 +2,7 @@
 // The trainer's side of the stream: next batch from the channel, validated, with the time spent
 // waiting for it accounted (the data-wait fraction). Notices become events; a producer's error
 // becomes an Error carrying the producer's own text.
+#include <chrono>
 #include <cstdint>
 
 #include "comm/channel.h"
@@ -13,7 +14,8 @@ class BatchStream {
  public:
   enum class Event { kBatch, kEndOfEpoch, kEndOfData };
 
-  explicit BatchStream(comm::TrainerChannel& channel) : channel_(channel) {}
+  // Every `metrics_interval_seconds` the stream logs its share of time spent waiting for data.
+  explicit BatchStream(comm::TrainerChannel& channel, double metrics_interval_seconds = 10.0);
   // Blocks for the next message. For kBatch, header() and payload() are valid until done().
   Event next();
   void done();
@@ -30,6 +32,11 @@ class BatchStream {
   comm::Received received_;
   double wait_seconds_ = 0.0;
   int64_t batches_ = 0;
+  double interval_;
+  std::chrono::steady_clock::time_point start_, interval_start_;
+  double interval_wait_start_ = 0.0;
+  int64_t interval_batches_start_ = 0;
+  void report_interval();
 };
 
 }  // namespace myxtts::train

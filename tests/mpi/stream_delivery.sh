@@ -38,7 +38,10 @@ print("ok")
 PY
 }
 
-out=$("${MPIRUN[@]}" -np 3 "$MYXTTS" "${bench[@]}" --epochs 2 --verify --record "$WORK/a" 2>&1) || fail "1 producer + 2 trainers: $out"
+out=$("${MPIRUN[@]}" -np 3 "$MYXTTS" "${bench[@]}" --epochs 2 --verify --record "$WORK/a" --log-dir "$WORK/logs" 2>&1) \
+  || fail "1 producer + 2 trainers: $out"
+grep -q "stream ended: .* batches in .* s, waited for data" "$WORK/logs/rank-00001.log" || fail "trainer logs its data wait"
+ok "trainers log their data-wait share"
 assert_contains "$out" "every batch verified against the cache" "1+2: every payload equals the cache's bytes"
 [ "$(check_exactly_once "$WORK/a" 2)" == ok ] || fail "1+2: exactly-once delivery"
 ok "1+2: every training utterance delivered exactly once per epoch"
