@@ -55,12 +55,18 @@ set +e
 timeout 180 "${MPIRUN[@]}" -np 3 "$MYXTTS" bench pipeline --cache "$WORK/cache" --epochs 1000000 --rounds 2 \
   > "$WORK/term.log" 2>&1 &
 job=$!
-sleep 3
-signalled=0
-for pid in $(pgrep -f "$WORK/cache --epochs 1000000"); do
-  if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" == myxtts ]; then kill -TERM "$pid" && signalled=$((signalled + 1)); fi
+ranks=()
+for _ in $(seq 1 600); do  # wait until the three ranks are streaming (at most 60 s)
+  ranks=()
+  for pid in $(pgrep -f "$WORK/cache --epochs 1000000"); do
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" == myxtts ] && ranks+=("$pid")
+  done
+  [ ${#ranks[@]} -eq 3 ] && grep -q "layout:" "$WORK/term.log" && break
+  sleep 0.1
 done
-[ "$signalled" -eq 3 ] || fail "expected 3 running ranks to signal, found $signalled"
+[ ${#ranks[@]} -eq 3 ] || fail "expected 3 running ranks to signal, found ${#ranks[@]}"
+sleep 1
+kill -TERM "${ranks[@]}"
 wait $job
 STATUS=$?
 set -e
