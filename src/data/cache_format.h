@@ -25,6 +25,11 @@ struct CacheIndex {
   size_t size() const { return id.size(); }
 };
 
+// Digest of the index columns and the name lists: HDF5 checksums only the chunked feature
+// arrays, so the writer stores this and the reader recomputes it.
+struct CacheMetadata;
+std::string index_digest(const CacheIndex& index, const CacheMetadata& metadata);
+
 struct CacheMetadata {
   std::vector<std::string> vocabulary;  // index = token id
   std::vector<std::string> speakers, languages;

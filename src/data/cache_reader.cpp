@@ -50,6 +50,7 @@ CacheReader::CacheReader(const std::string& path) : path_(cache_file_path(path))
   if (!h5::has_attribute(root, "complete") || h5::read_int_attribute(root, "complete") != 1)
     refuse("it is incomplete (the writer stopped before finishing)");
 
+  std::string stored_digest;
   try {
     for (const auto& [key, value] : feature_parameters(Config{}))
       if (h5::has_attribute(root, key))
@@ -86,9 +87,12 @@ CacheReader::CacheReader(const std::string& path) : path_(cache_file_path(path))
     total_tokens_ = h5::shape(root, "tokens").first;
     mel_ = h5::Handle(MYX_H5(H5Dopen2(root, "mel", H5P_DEFAULT)));
     tokens_ = h5::Handle(MYX_H5(H5Dopen2(root, "tokens", H5P_DEFAULT)));
+    stored_digest = h5::read_string_attribute(root, "index_digest");
   } catch (const Error& e) {
     refuse(fmt::format("its layout is damaged: {}", e.what()));
   }
+  if (stored_digest != index_digest(index_, metadata_))
+    refuse("its index does not match the digest stored with it (damaged ids, texts or lengths)");
   check_consistency();
   for (const auto& [key, value] : parameters_)
     if (key == "audio.log_floor") silence_value_ = std::log(static_cast<float>(std::stod(value)));

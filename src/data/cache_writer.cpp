@@ -10,6 +10,33 @@
 
 namespace myxtts::data {
 
+namespace {
+
+template <class T>
+uint64_t digest_numbers(const std::vector<T>& values, uint64_t h) {
+  return fnv1a64(std::string_view(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T)), h);
+}
+
+uint64_t digest_strings(const std::vector<std::string>& values, uint64_t h) {
+  for (const auto& v : values) h = fnv1a64(v + '\x1f', h);
+  return fnv1a64("\x1e", h);
+}
+
+}  // namespace
+
+std::string index_digest(const CacheIndex& ix, const CacheMetadata& meta) {
+  uint64_t h = fnv1a64("myxtts-index");
+  for (const auto* strings : {&ix.id, &ix.text, &ix.symbols, &ix.audio_path, &meta.vocabulary,
+                              &meta.speakers, &meta.languages})
+    h = digest_strings(*strings, h);
+  for (const auto* ints : {&ix.speaker, &ix.language, &ix.n_frames, &ix.n_tokens}) h = digest_numbers(*ints, h);
+  h = digest_numbers(ix.mel_offset, h);
+  h = digest_numbers(ix.token_offset, h);
+  h = digest_numbers(ix.seconds, h);
+  h = digest_numbers(ix.split, h);
+  return fmt::format("{:016x}", h);
+}
+
 KeyValues feature_parameters(const Config& config) {
   KeyValues out;
   for (auto& kv : flatten(config))
@@ -96,6 +123,7 @@ void CacheWriter::commit(const CacheIndex& index, const std::vector<int32_t>& to
   h5::write_attribute(root, "corpus_format", metadata.corpus_format);
   h5::write_attribute(root, "corpus_listing", metadata.corpus_listing);
   h5::write_attribute(root, "unknown_symbols", metadata.unknown_symbols);
+  h5::write_attribute(root, "index_digest", index_digest(index, metadata));
   // Written last: a file without it was cut short and is refused by the reader.
   h5::write_attribute(root, "complete", int64_t{1});
   mel_.reset();

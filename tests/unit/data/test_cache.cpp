@@ -90,5 +90,20 @@ TEST(Cache, ADamagedChunkFailsItsReadNamingTheUtterance) {
   EXPECT_NE(message.find("run myxtts preprocess again"), std::string::npos) << message;
 }
 
+TEST(Cache, ADamagedIndexIsRefused) {
+  testing::TempDir dir("index");
+  write_synthetic_cache(dir / "features.h5", Config{}, 50, 10);
+  std::string bytes;
+  {
+    std::ifstream in(dir / "features.h5", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const size_t at = bytes.find("utt000007");  // an id in HDF5's string heap (no checksum)
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] = 'X';
+  std::ofstream(dir / "features.h5", std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_NE(open_error(dir.str()).find("does not match the digest"), std::string::npos) << open_error(dir.str());
+}
+
 }  // namespace
 }  // namespace myxtts::data
