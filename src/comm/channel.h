@@ -57,8 +57,6 @@ class TrainerChannel {
   virtual void release() = 0;
   // Lets the transport make progress on messages that are arriving (call it while computing).
   virtual void poll() = 0;
-  // Messages already complete and waiting in slots.
-  virtual int ready() const = 0;
 };
 
 std::unique_ptr<ProducerChannel> make_producer_channel(const Layout& layout, int rank,

@@ -30,6 +30,17 @@ bool test(MPI_Request& request) {
   return done != 0;
 }
 
+void wait_for_message(int producer, double timeout_seconds, const std::function<bool()>& arrived) {
+  Backoff backoff(timeout_seconds);
+  while (!arrived()) {
+    if (backoff.expired())
+      throw Error(fmt::format("no batch from producer rank {} for {:.0f} s: the producer is stuck "
+                              "or dead (channel timeout)",
+                              producer, timeout_seconds));
+    backoff.wait();
+  }
+}
+
 int message_count(size_t bytes) {
   if (bytes > static_cast<size_t>(INT_MAX))
     throw Error(fmt::format("a batch message of {} bytes exceeds the 2 GiB MPI limit; lower "

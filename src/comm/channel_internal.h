@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -27,6 +28,9 @@ class Backoff {
 };
 
 bool test(MPI_Request& request);
+// Trainer side: calls `arrived` (which polls the transport) until it returns true; Error naming
+// the producer after the timeout.
+void wait_for_message(int producer, double timeout_seconds, const std::function<bool()>& arrived);
 int message_count(size_t bytes);  // bytes as an MPI count; Error beyond 2 GiB
 
 // Credits a producer holds for each of its trainers (one int message per released slot).

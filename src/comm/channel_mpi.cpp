@@ -46,21 +46,13 @@ class MpiTrainerChannel : public TrainerChannel {
 
   Received receive() override {
     if (holding_) throw Error("TrainerChannel::receive called before release of the previous message");
-    Backoff backoff(options_.timeout_seconds);
-    while (true) {
+    wait_for_message(producer_, options_.timeout_seconds, [&] {
       poll();
-      if (!slots_.empty()) {
-        // The next message is already matched and on its way: wait inside MPI, which keeps the
-        // transfer progressing (sleeping here would stall the copy itself).
-        MYX_MPI(MPI_Wait(&slots_.front().request, MPI_STATUS_IGNORE));
-        break;
-      }
-      if (backoff.expired())
-        throw Error(fmt::format("no batch from producer rank {} for {:.0f} s: the producer is stuck "
-                                "or dead (channel timeout)",
-                                producer_, options_.timeout_seconds));
-      backoff.wait();
-    }
+      return !slots_.empty();
+    });
+    // The next message is matched and on its way: wait inside MPI, which keeps the transfer
+    // progressing (sleeping here would stall the copy itself).
+    MYX_MPI(MPI_Wait(&slots_.front().request, MPI_STATUS_IGNORE));
     current_ = std::move(slots_.front().buffer);
     slots_.pop_front();
     holding_ = true;
@@ -98,21 +90,13 @@ class MpiTrainerChannel : public TrainerChannel {
       slots_.push_back(std::move(slot));
       MYX_MPI(MPI_Imrecv(slots_.back().buffer.data(), bytes, MPI_BYTE, &message, &slots_.back().request));
     }
-    for (Slot& s : slots_)
-      if (!s.complete) s.complete = test(s.request);
-  }
-
-  int ready() const override {
-    int n = 0;
-    for (const Slot& s : slots_) n += s.complete;
-    return n;
+    for (Slot& s : slots_) test(s.request);  // drives the transfers of received-ahead messages
   }
 
  private:
   struct Slot {
     MessageBuffer buffer;
     MPI_Request request = MPI_REQUEST_NULL;
-    bool complete = false;
   };
   int producer_;
   ChannelOptions options_;

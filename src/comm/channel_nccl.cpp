@@ -183,16 +183,10 @@ class NcclTrainerChannel : public TrainerChannel {
 
   Received receive() override {
     if (holding_) throw Error("TrainerChannel::receive called before release of the previous message");
-    Backoff backoff(options_.timeout_seconds);
-    while (true) {
+    wait_for_message(producer_, options_.timeout_seconds, [&] {
       poll();
-      if (!order_.empty()) break;
-      if (backoff.expired())
-        throw Error(fmt::format("no batch from producer rank {} for {:.0f} s: the producer is stuck "
-                                "or dead (channel timeout)",
-                                producer_, options_.timeout_seconds));
-      backoff.wait();
-    }
+      return !order_.empty();
+    });
     Slot& s = slots_[order_.front()];
     MYX_MPI(MPI_Wait(&s.request, MPI_STATUS_IGNORE));
     post_payloads();
@@ -232,12 +226,6 @@ class NcclTrainerChannel : public TrainerChannel {
       order_.push_back(free_slot);
     }
     post_payloads();
-  }
-
-  int ready() const override {
-    int n = 0;
-    for (size_t i : order_) n += slots_[i].posted && cudaEventQuery(slots_[i].event) == cudaSuccess;
-    return n;
   }
 
  private:

@@ -13,16 +13,6 @@ size_t aligned(size_t bytes) { return (bytes + 7) / 8 * 8; }
 
 }  // namespace
 
-const char* kind_name(int32_t kind) {
-  switch (static_cast<MessageKind>(kind)) {
-    case MessageKind::kBatch: return "batch";
-    case MessageKind::kEndOfEpoch: return "end of epoch";
-    case MessageKind::kEndOfData: return "end of data";
-    case MessageKind::kError: return "error";
-  }
-  return "unknown";
-}
-
 PayloadLayout payload_layout(const BatchHeader& h) {
   const size_t b = h.batch_size, mel_bytes = h.mel_type == static_cast<int32_t>(MelType::kFloat16) ? 2 : 4;
   PayloadLayout l{};

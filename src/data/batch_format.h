@@ -47,7 +47,6 @@ PayloadLayout payload_layout(const BatchHeader& header);
 // Throws Error naming the sender when the header is not a batch header of this version or its
 // sizes are inconsistent: a receiver never reads past its buffer.
 void validate(const BatchHeader& header, size_t received_payload_bytes);
-const char* kind_name(int32_t kind);
 
 // A message on the channel is the header's 64 bytes followed by the payload.
 inline constexpr size_t kHeaderBytes = sizeof(BatchHeader);

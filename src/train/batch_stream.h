@@ -24,7 +24,6 @@ class BatchStream {
   const uint8_t* payload() const { return received_.payload; }
   bool payload_on_device() const { return received_.payload_on_device; }
   double wait_seconds() const { return wait_seconds_; }
-  int64_t batches() const { return batches_; }
 
  private:
   comm::TrainerChannel& channel_;
