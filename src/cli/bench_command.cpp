@@ -81,7 +81,7 @@ int bench_preprocess(const ConfigOptions& config_options, const std::string& inp
   if (comm::size() != 1)
     throw Error("bench preprocess compares one process against one process pool: run it without mpirun");
   auto logger = log::get("bench");
-  Config config = load_config(config_options.path, config_options.overrides);
+  Config config = load_config(config_options.paths, config_options.overrides);
   config.preprocess.workers = workers;
   ScratchDir scratch_dir("bench");
   const fs::path& scratch = scratch_dir.path;

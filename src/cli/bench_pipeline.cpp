@@ -191,7 +191,7 @@ void report(const std::vector<double>& rows, bool verified) {
 
 int bench_pipeline(const PipelineOptions& o) {
   auto logger = log::get("bench");
-  Config config = load_config(o.config.path, o.config.overrides);
+  Config config = load_config(o.config.paths, o.config.overrides);
   const comm::Layout layout = comm::job_layout(config.layout);
   if (comm::rank() == 0) logger->info("layout:\n{}", comm::describe(layout));
   if (!o.log_dir.empty()) log::attach_directory(o.log_dir);

@@ -10,7 +10,7 @@ namespace myxtts::cli {
 
 // Options every command that reads a config shares.
 struct ConfigOptions {
-  std::string path;                    // --config
+  std::vector<std::string> paths;      // --config, in order (later files override earlier ones)
   std::vector<std::string> overrides;  // --set key=value
   void add_to(CLI::App& command);
 };
@@ -24,5 +24,6 @@ void add_bench_command(CLI::App& app, Action& action);
 void add_pipeline_bench(CLI::App& bench, Action& action);  // a subcommand of bench
 void add_version_command(CLI::App& app, Action& action);
 void add_plan_command(CLI::App& app, Action& action);
+void add_train_command(CLI::App& app, Action& action);
 
 }  // namespace myxtts::cli

@@ -23,7 +23,7 @@ void add_plan_command(CLI::App& app, Action& action) {
   command->callback([&action, config, np, nodes, gpus] {
     action = [=] {
       if (comm::rank() != 0) return 0;
-      Config cfg = load_config(config->path, config->overrides);
+      Config cfg = load_config(config->paths, config->overrides);
       const int node_count = *nodes > 0 ? *nodes : std::max(1, cfg.layout.emulate_nodes);
       const int gpu_count = *gpus >= 0                      ? *gpus
                             : cfg.layout.gpus_per_node >= 0 ? cfg.layout.gpus_per_node

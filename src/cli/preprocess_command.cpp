@@ -33,7 +33,7 @@ void add_preprocess_command(CLI::App& app, Action& action) {
       std::vector<std::string> overrides = config->overrides;
       if (!format->empty()) overrides.push_back("data.format=" + *format);
       if (*workers >= 0) overrides.push_back(fmt::format("preprocess.workers={}", *workers));
-      Config cfg = load_config(config->path, overrides);
+      Config cfg = load_config(config->paths, overrides);
       data::check_inputs(cfg, *options);
       ensure_writable_directory(options->output, "output directory");
       log::attach_directory(data::log_directory(options->output));

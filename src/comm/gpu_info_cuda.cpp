@@ -4,6 +4,7 @@
 #include <nccl.h>
 
 #include "comm/gpu_info.h"
+#include "comm/cuda_check.h"
 
 namespace myxtts::comm {
 
@@ -35,5 +36,7 @@ std::string gpu_report() {
   return fmt::format("CUDA runtime: {}\nNCCL: {}\nCUDA devices: {}", runtime_text, nccl_text,
                      devices);
 }
+
+void use_gpu(int device) { MYX_CUDA(cudaSetDevice(device)); }
 
 }  // namespace myxtts::comm

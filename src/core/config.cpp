@@ -236,6 +236,13 @@ void validate(const Config& config) {
   if (a.fmin >= a.fmax)
     errors.push_back(fmt::format("audio.fmin = {} must be below audio.fmax = {}", to_text(a.fmin),
                                  to_text(a.fmax)));
+  const ModelConfig& m = config.model;
+  if (m.dim % m.heads != 0 || m.dim % 2 != 0)
+    errors.push_back(fmt::format("model.dim = {} must be even and a multiple of model.heads = {}", m.dim, m.heads));
+  if (m.kernel % 2 == 0) errors.push_back(fmt::format("model.kernel = {} must be odd (3, 5, ...)", m.kernel));
+  if (config.train.min_learning_rate > config.train.learning_rate)
+    errors.push_back(fmt::format("train.min_learning_rate = {} must not exceed train.learning_rate = {}",
+                                 to_text(config.train.min_learning_rate), to_text(config.train.learning_rate)));
   if (config.data.min_duration >= config.data.max_duration)
     errors.push_back(fmt::format("data.min_duration = {} must be below data.max_duration = {}",
                                  to_text(config.data.min_duration),
@@ -246,9 +253,9 @@ void validate(const Config& config) {
   throw Error(message);
 }
 
-Config load_config(const std::string& yaml_path, const std::vector<std::string>& overrides) {
+Config load_config(const std::vector<std::string>& yaml_paths, const std::vector<std::string>& overrides) {
   Config config;
-  if (!yaml_path.empty()) {
+  for (const std::string& yaml_path : yaml_paths) {
     YAML::Node root;
     try {
       root = YAML::LoadFile(yaml_path);

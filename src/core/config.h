@@ -174,6 +174,111 @@ struct StreamConfig {
   }
 };
 
+// The acoustic model's sizes (presets in configs/tiny|small|normal|big.yaml).
+struct ModelConfig {
+  int dim = 128;
+  int heads = 2;
+  int ffn_dim = 512;
+  int kernel = 3;
+  int encoder_layers = 4;
+  int decoder_layers = 4;
+  int conditioning_layers = 3;
+  int latents = 4;
+  int duration_hidden = 256;
+  int aligner_dim = 80;
+  double dropout = 0.1;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("dim", dim, "width of the text encoder, conditioning encoder and decoder (multiple of heads)",
+            8, 4096);
+    v.field("heads", heads, "attention heads", 1, 64);
+    v.field("ffn_dim", ffn_dim, "hidden width of the convolutional feed-forward layers", 8, 16384);
+    v.field("kernel", kernel, "feed-forward convolution kernel (odd)", 1, 31);
+    v.field("encoder_layers", encoder_layers, "Transformer blocks of the text encoder", 1, 64);
+    v.field("decoder_layers", decoder_layers, "Transformer blocks of the mel decoder", 1, 64);
+    v.field("conditioning_layers", conditioning_layers, "convolutions over the reference mel", 1, 32);
+    v.field("latents", latents, "speaker/style latents the reference mel is pooled into", 1, 64);
+    v.field("duration_hidden", duration_hidden, "hidden width of the duration predictor", 8, 4096);
+    v.field("aligner_dim", aligner_dim, "width of the text-mel alignment space", 8, 1024);
+    v.field("dropout", dropout, "dropout probability in training", 0.0, 0.9);
+  }
+};
+
+// Weights of the loss terms (a weight of 0 turns a term off).
+struct LossConfig {
+  double mel_l1 = 1.0;
+  double mel_l2 = 0.0;
+  double duration = 1.0;
+  double forward_sum = 1.0;
+  double binarization = 1.0;
+  int binarization_start = 1000;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("mel_l1", mel_l1, "masked L1 between predicted and target log-mel", 0.0, 1000.0);
+    v.field("mel_l2", mel_l2, "masked L2 between predicted and target log-mel", 0.0, 1000.0);
+    v.field("duration", duration, "squared error of the predicted log(1 + frames) per token", 0.0, 1000.0);
+    v.field("forward_sum", forward_sum, "forward-sum (CTC) alignment objective", 0.0, 1000.0);
+    v.field("binarization", binarization, "pulls the soft alignment onto the hard one", 0.0, 1000.0);
+    v.field("binarization_start", binarization_start, "optimiser step at which binarization starts", 0,
+            100000000);
+  }
+};
+
+struct TrainConfig {
+  std::string cache;
+  std::string output_dir = "runs/default";
+  int steps = 20000;
+  double learning_rate = 1e-3;
+  int warmup_steps = 500;
+  std::string decay = "cosine";
+  double min_learning_rate = 1e-5;
+  double weight_decay = 0.01;
+  double adam_beta1 = 0.9;
+  double adam_beta2 = 0.98;
+  double grad_clip = 1.0;
+  int accumulation = 1;
+  std::string precision = "auto";
+  int allreduce_bucket_mb = 32;
+  int max_skipped_steps = 20;
+  int log_interval = 10;
+  int validation_interval = 500;
+  int checkpoint_interval = 500;
+  int keep_checkpoints = 3;
+  int check_replicas_interval = 0;
+  int threads = 0;
+  int64_t seed = 1234;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("cache", cache, "feature cache made by myxtts preprocess (directory or features.h5)");
+    v.field("output_dir", output_dir, "run directory: checkpoints/, events, metrics.jsonl, logs/");
+    v.field("steps", steps, "optimiser steps to train", 1, 1000000000);
+    v.field("learning_rate", learning_rate, "peak learning rate (AdamW)", 1e-8, 10.0);
+    v.field("warmup_steps", warmup_steps, "linear warm-up steps", 0, 100000000);
+    v.field("decay", decay, "learning-rate decay after warm-up", {"cosine", "linear", "constant"});
+    v.field("min_learning_rate", min_learning_rate, "learning rate at the last step (cosine, linear)", 0.0, 10.0);
+    v.field("weight_decay", weight_decay, "AdamW weight decay", 0.0, 10.0);
+    v.field("adam_beta1", adam_beta1, "AdamW beta1", 0.0, 0.99999);
+    v.field("adam_beta2", adam_beta2, "AdamW beta2", 0.0, 0.99999);
+    v.field("grad_clip", grad_clip, "clip the global gradient norm to this (0 = off)", 0.0, 1e6);
+    v.field("accumulation", accumulation, "batches per trainer in one optimiser step", 1, 1024);
+    v.field("precision", precision, "auto: bf16 autocast on CUDA, fp32 on CPU", {"auto", "fp32", "bf16"});
+    v.field("allreduce_bucket_mb", allreduce_bucket_mb, "gradient all-reduce bucket size, MiB", 1, 4096);
+    v.field("max_skipped_steps", max_skipped_steps,
+            "stop after this many non-finite steps in a row", 1, 1000000);
+    v.field("log_interval", log_interval, "steps between metrics lines", 1, 1000000);
+    v.field("validation_interval", validation_interval, "steps between validation passes", 1, 100000000);
+    v.field("checkpoint_interval", checkpoint_interval, "steps between checkpoints", 1, 100000000);
+    v.field("keep_checkpoints", keep_checkpoints, "newest checkpoints kept (plus the best)", 1, 1000);
+    v.field("check_replicas_interval", check_replicas_interval,
+            "steps between checks that every trainer holds identical parameters (0 = off)", 0, 100000000);
+    v.field("threads", threads, "libtorch threads per trainer (0 = cores of the node / ranks on it)", 0, 1024);
+    v.field("seed", seed, "seed of the initial weights and dropout", int64_t{0}, int64_t{1} << 62);
+  }
+};
+
 struct Config {
   AudioConfig audio;
   TextConfig text;
@@ -182,6 +287,9 @@ struct Config {
   LayoutConfig layout;
   BatchConfig batch;
   StreamConfig stream;
+  ModelConfig model;
+  LossConfig loss;
+  TrainConfig train;
 
   template <class V>
   void visit(V& v) {
@@ -192,14 +300,18 @@ struct Config {
     v.section("layout", layout);
     v.section("batch", batch);
     v.section("stream", stream);
+    v.section("model", model);
+    v.section("loss", loss);
+    v.section("train", train);
   }
 };
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
-// Loads a YAML file on top of the defaults (empty path = defaults only), applies "key=value"
-// overrides, validates, and throws Error listing every problem with key and allowed values.
-Config load_config(const std::string& yaml_path, const std::vector<std::string>& overrides);
+// Loads YAML files on top of the defaults, each over the previous one (a data config, then a
+// model preset), applies "key=value" overrides, validates, and throws Error listing every
+// problem with key and allowed values.
+Config load_config(const std::vector<std::string>& yaml_paths, const std::vector<std::string>& overrides);
 void apply_override(Config& config, const std::string& key_equals_value);
 void validate(const Config& config);
 

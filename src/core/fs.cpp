@@ -1,6 +1,7 @@
 #include "core/fs.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -36,6 +37,15 @@ std::string read_file(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+void sync_to_disk(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw Error(fmt::format("cannot open {} to sync it: {}", path, std::strerror(errno)));
+  const int status = ::fsync(fd);
+  const int saved = errno;
+  ::close(fd);
+  if (status != 0) throw Error(fmt::format("cannot sync {} to disk: {}", path, std::strerror(saved)));
 }
 
 void ensure_writable_directory(const std::string& dir, const std::string& what) {

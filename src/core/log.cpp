@@ -72,6 +72,13 @@ std::shared_ptr<spdlog::logger> get(const std::string& component) {
   return logger;
 }
 
+void speak_on_console() {
+  State& s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.sinks.empty() || s.rank == 0) return;
+  s.sinks.front()->set_level(spdlog::level::info);
+}
+
 int rank() { return state().rank; }
 int world_size() { return state().world_size; }
 

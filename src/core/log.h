@@ -14,6 +14,8 @@ void init(int rank, int world_size, bool verbose);
 // Adds a per-rank file sink; safe to call once the output location is known.
 void attach_directory(const std::string& dir);
 std::shared_ptr<spdlog::logger> get(const std::string& component);
+// Lets this rank print info lines on the console too (the first trainer's progress line).
+void speak_on_console();
 int rank();
 int world_size();
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstring>
 
 #include "core/error.h"
@@ -81,6 +82,10 @@ MessageBuffer make_notice(MessageKind kind, int epoch, int sender, const std::st
   std::memcpy(message.data(), &header, kHeaderBytes);
   std::memcpy(message.data() + kHeaderBytes, text.data(), text.size());
   return message;
+}
+
+void set_split(MessageBuffer& message, int32_t split) {
+  std::memcpy(message.data() + offsetof(BatchHeader, split), &split, sizeof split);
 }
 
 std::string notice_text(const MessageBuffer& message) {

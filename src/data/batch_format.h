@@ -32,7 +32,8 @@ struct BatchHeader {
   int32_t mel_type = 0;
   int32_t sender = 0;            // rank that sent it (named in errors)
   uint64_t payload_bytes = 0;    // batch payload, or the UTF-8 error text for kError
-  uint64_t reserved = 0;
+  int32_t split = 0;             // data::Split of a batch or end-of-epoch notice: 0 train, 1 validation
+  int32_t reserved = 0;
 };
 static_assert(sizeof(BatchHeader) == 64, "the header is 64 bytes on the wire");
 
@@ -56,6 +57,9 @@ BatchHeader read_header(const MessageBuffer& message);
 BatchHeader read_header(const uint8_t* header_bytes, size_t payload_bytes);
 // End of epoch / end of data / error notice; `text` is the error message for kError.
 MessageBuffer make_notice(MessageKind kind, int epoch, int sender, const std::string& text = "");
+// Marks a batch or end-of-epoch message as belonging to `split` (the training stream interleaves
+// validation passes).
+void set_split(MessageBuffer& message, int32_t split);
 // The error text carried by a kError message.
 std::string notice_text(const MessageBuffer& message);
 std::string notice_text(const uint8_t* payload, size_t payload_bytes);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "model/sequence.h"
 
 namespace myxtts::model {
 
@@ -48,21 +49,19 @@ torch::Tensor hard_durations(const torch::Tensor& log_probs, const torch::Tensor
 
 torch::Tensor forward_sum_loss(const torch::Tensor& attention_logits, const torch::Tensor& text_lengths,
                                const torch::Tensor& mel_lengths) {
-  const int64_t batch = attention_logits.size(0);
-  const torch::Tensor tl = text_lengths.to(torch::kCPU, torch::kLong), ml = mel_lengths.to(torch::kCPU, torch::kLong);
-  torch::Tensor total = torch::zeros({}, attention_logits.options());
-  for (int64_t b = 0; b < batch; ++b) {
-    const int64_t t = tl[b].item<int64_t>(), m = ml[b].item<int64_t>();
-    const torch::Tensor logits = attention_logits[b].slice(0, 0, m).slice(1, 0, t);  // [m, t]
-    // Column 0 is the CTC blank, with a fixed logit of -1 as in RAD-TTS.
-    const torch::Tensor with_blank = torch::cat({torch::full({m, 1}, -1.0, logits.options()), logits}, 1);
-    const torch::Tensor log_probs = torch::log_softmax(with_blank, 1).unsqueeze(1);  // [m, 1, t+1]
-    const torch::Tensor targets = torch::arange(1, t + 1, torch::TensorOptions().dtype(torch::kLong)).unsqueeze(0);
-    total = total + torch::ctc_loss(log_probs, targets.to(log_probs.device()), std::vector<int64_t>{m},
-                                    std::vector<int64_t>{t}, /*blank=*/0, at::Reduction::Mean,
-                                    /*zero_infinity=*/true);
-  }
-  return total / static_cast<double>(batch);
+  const int64_t batch = attention_logits.size(0), tokens = attention_logits.size(2);
+  const torch::Tensor tl = text_lengths.to(torch::kLong), ml = mel_lengths.to(torch::kLong);
+  // Column 0 is the CTC blank, with a fixed logit of -1 as in RAD-TTS; padded tokens can never
+  // be chosen, so each utterance's distribution covers its own tokens only.
+  const torch::Tensor padded_token = sequence_mask(tl, tokens).logical_not().unsqueeze(1);
+  const torch::Tensor logits = attention_logits.masked_fill(padded_token, -1e4);
+  const torch::Tensor blank = torch::full({batch, logits.size(1), 1}, -1.0, logits.options());
+  const torch::Tensor log_probs = torch::log_softmax(torch::cat({blank, logits}, 2), 2).transpose(0, 1);
+  const torch::Tensor targets = torch::arange(1, tokens + 1, tl.options()).unsqueeze(0).expand({batch, tokens});
+  // Frames past an utterance's length are outside its input length: no gradient reaches them.
+  const torch::Tensor per_utterance = torch::ctc_loss(log_probs, targets.contiguous(), ml, tl, /*blank=*/0,
+                                                      at::Reduction::None, /*zero_infinity=*/true);
+  return per_utterance / tl.to(per_utterance.dtype());
 }
 
 }  // namespace myxtts::model

@@ -20,7 +20,7 @@ torch::Tensor hard_durations(const torch::Tensor& log_probs, const torch::Tensor
 
 // Forward-sum loss over attention logits [B, T_mel_max, T_text_max]: minus the log-probability of
 // all monotonic alignments of each utterance's text to its frames (a blank column lets frames
-// attend to nothing), per token, averaged over the batch.
+// attend to nothing), per token: [B], one value per utterance (the caller normalises the sum).
 torch::Tensor forward_sum_loss(const torch::Tensor& attention_logits, const torch::Tensor& text_lengths,
                                const torch::Tensor& mel_lengths);
 

@@ -3,13 +3,10 @@
 #include <cmath>
 
 namespace myxtts::model {
-namespace {
-
 torch::Tensor as_float_mask(const torch::Tensor& mask, const torch::Tensor& like) {
   return mask.unsqueeze(-1).to(like.dtype());
 }
 
-// [B, T, C] -> conv over time -> [B, T, C]; the input must already be zero at padding.
 torch::Tensor conv_time(torch::nn::Conv1d& conv, const torch::Tensor& x) {
   return conv->forward(x.transpose(1, 2)).transpose(1, 2);
 }
@@ -17,8 +14,6 @@ torch::Tensor conv_time(torch::nn::Conv1d& conv, const torch::Tensor& x) {
 torch::nn::Conv1d same_conv(int64_t in, int64_t out, int64_t kernel) {
   return torch::nn::Conv1d(torch::nn::Conv1dOptions(in, out, kernel).padding(kernel / 2));
 }
-
-}  // namespace
 
 torch::Tensor sinusoidal_positions(int64_t length, int64_t dim, const torch::TensorOptions& options) {
   const torch::Tensor position = torch::arange(length, options).unsqueeze(1);

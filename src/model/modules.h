@@ -6,6 +6,13 @@
 
 namespace myxtts::model {
 
+// mask [B, T] -> [B, T, 1] in x's dtype, to multiply [B, T, C] tensors with.
+torch::Tensor as_float_mask(const torch::Tensor& mask, const torch::Tensor& like);
+// [B, T, C] -> conv over time -> [B, T, C]; the input must already be zero at padding.
+torch::Tensor conv_time(torch::nn::Conv1d& conv, const torch::Tensor& x);
+// A convolution that keeps the length (odd kernel).
+torch::nn::Conv1d same_conv(int64_t in, int64_t out, int64_t kernel);
+
 // Sinusoidal positions [length, dim] (Transformer style).
 torch::Tensor sinusoidal_positions(int64_t length, int64_t dim, const torch::TensorOptions& options);
 

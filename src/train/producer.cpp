@@ -30,18 +30,25 @@ struct Task {
   int trainer = 0;
   std::shared_ptr<const data::EpochPlan> epoch_plan;
   const data::BatchPlan* plan = nullptr;
+  data::Split split = data::Split::kTrain;
 };
 
-// Tasks in send order, planned one epoch at a time as the stream needs them.
+// Tasks in send order, planned one step at a time as the stream needs them: training steps,
+// end-of-epoch notices and, on the training schedule, validation passes.
 class TaskList {
  public:
-  TaskList(const std::vector<data::UtteranceLength>& items, const BatchConfig& batch,
-           const comm::Layout& layout, int rank, const StreamSpec& spec)
-      : items_(items), batch_(batch), layout_(layout), rank_(rank), spec_(spec) {}
+  TaskList(const data::CacheReader& cache, const BatchConfig& batch, const comm::Layout& layout, int rank,
+           const StreamSpec& spec)
+      : items_(split_items(cache, spec.split)), batch_(batch), layout_(layout), rank_(rank), spec_(spec),
+        trainers_(static_cast<int>(layout.trainers.size())) {
+    if (spec.validation_every > 0)
+      validation_ = std::make_shared<const data::EpochPlan>(
+          data::plan_epoch(split_items(cache, data::Split::kValidation), batch, 0, trainers_));
+  }
 
-  // Plans epochs until task `id` exists or the stream is exhausted; false past the end.
+  // Plans until task `id` exists or the stream is exhausted; false past the end.
   bool ensure(size_t id) {
-    while (base_ + tasks_.size() <= id && next_epoch_ < spec_.start.epoch + spec_.epochs) plan_next_epoch();
+    while (base_ + tasks_.size() <= id && !finished_) plan_next();
     return id < base_ + tasks_.size();
   }
   const Task& operator[](size_t id) const { return tasks_[id - base_]; }
@@ -51,24 +58,51 @@ class TaskList {
   }
 
  private:
-  void plan_next_epoch() {
-    const int epoch = next_epoch_++;
-    const int trainers = static_cast<int>(layout_.trainers.size());
-    auto plan = std::make_shared<const data::EpochPlan>(data::plan_epoch(items_, batch_, epoch, trainers));
-    const int first = epoch == spec_.start.epoch ? spec_.start.step : 0;
-    const auto& mine = layout_.ranks[rank_].trainers;
-    for (int step = first; step < static_cast<int>(plan->steps.size()); ++step)
-      for (int t : mine)
-        tasks_.push_back({epoch, step, t, plan, &plan->steps[step][layout_.ranks[t].trainer_index]});
-    for (int t : mine) tasks_.push_back({epoch, static_cast<int>(plan->steps.size()), t, plan, nullptr});
+  void plan_next() {
+    if (!epoch_plan_) {
+      if (next_epoch_ >= spec_.start.epoch + spec_.epochs) {
+        finished_ = true;
+        return;
+      }
+      step_ = next_epoch_ == spec_.start.epoch ? spec_.start.step : 0;
+      epoch_plan_ = std::make_shared<const data::EpochPlan>(data::plan_epoch(items_, batch_, next_epoch_, trainers_));
+    }
+    if (step_ < static_cast<int>(epoch_plan_->steps.size())) {
+      push_step(next_epoch_, step_++, epoch_plan_, data::Split::kTrain);
+      ++sent_;
+      const bool at_end = sent_ == spec_.max_batches;
+      if (validation_ && ((spec_.batches_done + sent_) % spec_.validation_every == 0 || at_end)) push_validation();
+      finished_ = at_end;
+      return;
+    }
+    push_end_of_epoch(next_epoch_++, data::Split::kTrain);
+    epoch_plan_.reset();
   }
 
-  const std::vector<data::UtteranceLength>& items_;
+  void push_step(int epoch, int step, const std::shared_ptr<const data::EpochPlan>& plan, data::Split split) {
+    for (int t : layout_.ranks[rank_].trainers)
+      tasks_.push_back({epoch, step, t, plan, &plan->steps[step][layout_.ranks[t].trainer_index], split});
+  }
+  void push_end_of_epoch(int epoch, data::Split split) {
+    for (int t : layout_.ranks[rank_].trainers) tasks_.push_back({epoch, -1, t, nullptr, nullptr, split});
+  }
+  void push_validation() {
+    for (int step = 0; step < static_cast<int>(validation_->steps.size()); ++step)
+      push_step(0, step, validation_, data::Split::kValidation);
+    push_end_of_epoch(0, data::Split::kValidation);
+  }
+
+  std::vector<data::UtteranceLength> items_;
   BatchConfig batch_;
   const comm::Layout& layout_;
   int rank_;
   StreamSpec spec_;
+  int trainers_;
+  std::shared_ptr<const data::EpochPlan> epoch_plan_, validation_;
   int next_epoch_ = spec_.start.epoch;
+  int step_ = 0;
+  int64_t sent_ = 0;  // training steps planned (batches per trainer)
+  bool finished_ = false;
   size_t base_ = 0;  // id of tasks_.front()
   std::deque<Task> tasks_;
 };
@@ -77,8 +111,7 @@ class Producer {
  public:
   Producer(const Config& config, const data::CacheReader& cache, const comm::Layout& layout,
            comm::ProducerChannel& channel, const StreamSpec& spec)
-      : items_(split_items(cache, spec.split)),
-        tasks_(items_, config.batch, layout, comm::rank(), spec),
+      : tasks_(cache, config.batch, layout, comm::rank(), spec),
         assembler_(cache, config.batch, comm::rank()),
         channel_(channel),
         trainers_(layout.ranks[comm::rank()].trainers),
@@ -120,6 +153,7 @@ class Producer {
           assembler_.assemble(*task.plan, task.epoch, task.step, buffer);
         else
           buffer = data::make_notice(data::MessageKind::kEndOfEpoch, task.epoch, comm::rank());
+        data::set_split(buffer, static_cast<int32_t>(task.split));
         std::lock_guard<std::mutex> lock(mutex_);
         ready_[id] = std::move(buffer);
         cv_.notify_all();
@@ -206,7 +240,6 @@ class Producer {
     readers_.clear();
   }
 
-  std::vector<data::UtteranceLength> items_;
   TaskList tasks_;
   data::BatchAssembler assembler_;
   comm::ProducerChannel& channel_;

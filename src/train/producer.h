@@ -18,6 +18,12 @@ struct StreamSpec {
   int epochs = 1;                  // epochs streamed, starting at start.epoch
   data::Cursor start;              // resume point
   data::Split split = data::Split::kTrain;
+  // Training schedule, in batches per trainer: stop after `max_batches` (-1: after `epochs`);
+  // with `validation_every` > 0, stream the whole validation split (batches and an end-of-epoch
+  // notice marked split 1) whenever batches_done + batches sent is a multiple of it, and at the end.
+  int64_t max_batches = -1;
+  int64_t validation_every = 0;
+  int64_t batches_done = 0;
 };
 
 comm::ChannelOptions channel_options(const StreamConfig& stream);

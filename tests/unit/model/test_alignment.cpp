@@ -85,12 +85,19 @@ TEST(ForwardSumLoss, PrefersMonotonicAttentionAndHasFiniteGradients) {
   EXPECT_GT(bad, good + 5.0);
 
   torch::Tensor logits = torch::randn({2, frames, tokens}, torch::requires_grad());
-  torch::Tensor loss = forward_sum_loss(logits, torch::tensor({tokens, int64_t{3}}), torch::tensor({frames, int64_t{8}}));
+  torch::Tensor loss =
+      forward_sum_loss(logits, torch::tensor({tokens, int64_t{3}}), torch::tensor({frames, int64_t{8}})).sum();
   loss.backward();
   EXPECT_TRUE(torch::isfinite(loss).item<bool>());
   EXPECT_TRUE(torch::isfinite(logits.grad()).all().item<bool>());
   // Padding (beyond each length) gets no gradient.
   EXPECT_EQ(logits.grad()[1].slice(0, 8).abs().sum().item<double>(), 0.0);
+  EXPECT_EQ(logits.grad()[1].slice(1, 3).abs().sum().item<double>(), 0.0);
+  // Batched equals one utterance at a time.
+  const torch::Tensor both = forward_sum_loss(logits, torch::tensor({tokens, int64_t{3}}), torch::tensor({frames, int64_t{8}}));
+  const torch::Tensor second = forward_sum_loss(logits.slice(0, 1, 2).slice(1, 0, 8).slice(2, 0, 3),
+                                                torch::tensor({int64_t{3}}), torch::tensor({int64_t{8}}));
+  EXPECT_NEAR(both[1].item<double>(), second[0].item<double>(), 1e-5);
 }
 
 }  // namespace
