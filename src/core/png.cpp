@@ -21,12 +21,18 @@ namespace {
 struct WriteState {
   std::vector<uint8_t> out;
   char error[256] = "";
+  char warning[256] = "";  // libpng often explains an error in the warning just before it
 };
 
 void on_error(png_structp png, png_const_charp message) {
   auto* state = static_cast<WriteState*>(png_get_error_ptr(png));
   std::snprintf(state->error, sizeof state->error, "%s", message);
   png_longjmp(png, 1);
+}
+
+void on_warning(png_structp png, png_const_charp message) {
+  auto* state = static_cast<WriteState*>(png_get_error_ptr(png));
+  std::snprintf(state->warning, sizeof state->warning, "%s", message);
 }
 
 void on_write(png_structp png, png_bytep data, size_t length) {
@@ -79,7 +85,7 @@ std::vector<uint8_t> encode_rgb(const std::vector<uint8_t>& rgb, int width, int 
     throw Error(fmt::format("cannot encode a PNG of {}x{} pixels from {} bytes of RGB", width,
                             height, rgb.size()));
   WriteState state;
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, nullptr);
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
   if (!png) MYX_FAIL_CALL("libpng", "png_create_write_struct", "out of memory or version mismatch");
   png_infop info = png_create_info_struct(png);
   if (!info) {
@@ -91,7 +97,8 @@ std::vector<uint8_t> encode_rgb(const std::vector<uint8_t>& rgb, int width, int 
   png_destroy_write_struct(&png, &info);
   if (!ok)
     MYX_FAIL_CALL("libpng", "png_write",
-                  fmt::format("{}x{} RGB image: {}", width, height, state.error));
+                  fmt::format("{}x{} RGB image: {}{}{}", width, height, state.error,
+                              *state.warning ? "; warning before it: " : "", state.warning));
   return std::move(state.out);
 }
 

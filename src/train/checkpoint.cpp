@@ -20,9 +20,9 @@ constexpr const char* kPrefix = "step-";
 std::string state_yaml(const CheckpointState& s) {
   return fmt::format(
       "step: {}\nepoch: {}\nepoch_step: {}\ntrainers: {}\nskipped_steps: {}\nvalidation_loss: {:.9g}\n"
-      "cache_identity: \"{}\"\ncache_path: \"{}\"\n",
+      "cache_identity: \"{}\"\ncache_path: \"{}\"\nparameter_digest: \"{}\"\n",
       s.step, s.cursor.epoch, s.cursor.step, s.trainers, s.skipped_steps, s.validation_loss, s.cache_identity,
-      s.cache_path);
+      s.cache_path, s.parameter_digest);
 }
 
 // Keys a resumed run must share with the checkpoint: the model's shape, the data order and the
@@ -114,6 +114,7 @@ CheckpointState read_state(const std::string& checkpoint) {
     s.validation_loss = n["validation_loss"].as<double>();
     s.cache_identity = n["cache_identity"].as<std::string>();
     s.cache_path = n["cache_path"].as<std::string>();
+    s.parameter_digest = n["parameter_digest"].as<std::string>();
     return s;
   } catch (const YAML::Exception& e) {
     throw Error(fmt::format("{} is not a readable checkpoint state ({}); pick another checkpoint", path, e.what()));

@@ -22,6 +22,7 @@ struct CheckpointState {
   int64_t skipped_steps = 0;  // non-finite steps so far
   double validation_loss = -1;  // at this step; negative when none ran
   std::string cache_identity, cache_path;
+  std::string parameter_digest;  // FNV-1a of every parameter (identical runs give identical digests)
 };
 
 class CheckpointStore {

@@ -229,9 +229,10 @@ void Trainer::save_checkpoint(double validation_loss) {
   if (group_.index() != 0) return;  // replicas are identical: one writer
   CheckpointState state = state_;
   state.validation_loss = validation_loss;
+  state.parameter_digest = fmt::format("{:016x}", parameter_digest(*model_));
   const std::string dir = store_.save(state, config_, cache_.metadata().vocabulary, *model_,
                                       optimization_->optimizer(), config_.train.keep_checkpoints);
-  log::get("train")->info("checkpoint {}", dir);
+  log::get("train")->info("checkpoint {} (parameters {})", dir, state.parameter_digest);
 }
 
 void Trainer::expect_end_of_stream() {
