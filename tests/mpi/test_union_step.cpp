@@ -55,7 +55,7 @@ Config small_config() {
 }
 
 // Parameters after `steps` optimiser steps on `batches` within `group`.
-torch::Tensor train(const Config& config, comm::TrainerGroup& group, const std::vector<model::Batch>& batches,
+torch::Tensor parameters_after(const Config& config, comm::TrainerGroup& group, const std::vector<model::Batch>& batches,
                     int steps) {
   torch::manual_seed(7);
   model::AcousticModel net(config.model, 30, 1, 20);
@@ -96,12 +96,13 @@ int main(int argc, char** argv) {
   const model::Batch b1 = random_batch(3, 11), b2 = random_batch(2, 12);
   const int steps = 3;
   if (pair) {
-    const torch::Tensor together = train(config, *pair, {pair->index() == 0 ? b1 : b2}, steps);
+    const torch::Tensor together = parameters_after(config, *pair, {pair->index() == 0 ? b1 : b2}, steps);
     if (single) {  // rank 2 holds the single-trainer references
-      expect_close(together, train(config, *single, {concatenate(b1, b2)}, steps), "2 trainers vs 1 on b1 u b2");
-      expect_close(together, train(config, *single, {b1, b2}, steps), "2 trainers vs 1 accumulating b1, b2");
+      expect_close(together, parameters_after(config, *single, {concatenate(b1, b2)}, steps), "2 trainers vs 1 on b1 u b2");
+      expect_close(together, parameters_after(config, *single, {b1, b2}, steps), "2 trainers vs 1 accumulating b1, b2");
     }
   }
+  pair.reset(), single.reset();  // their communicators are freed before MPI ends
   comm::finalize();
   return failures == 0 ? 0 : 1;
 }

@@ -2,7 +2,8 @@
 # The tiny preset trained by 1 producer + 2 trainers under mpirun on a small espeak-ng corpus:
 # the loss falls by a stated factor within a stated number of steps, the trainers' parameters are
 # checked identical after every step, every validation alignment is monotonic and covers every
-# token and frame, the duration predictor's error falls, and the TensorBoard event file decodes
+# token and frame, the duration predictor's error falls, old checkpoints are pruned (newest +
+# best kept), and the TensorBoard event file decodes
 # (framing and CRCs) with the same scalars as metrics.jsonl.
 source "$(dirname "$0")/../e2e/lib.sh"
 STEPS=120
@@ -11,7 +12,7 @@ LOSS_FACTOR=2.0   # first logged training loss / last
 "$MYXTTS" preprocess -i "$WORK/corpus" -o "$WORK/cache" --set data.val_count=6 >/dev/null 2>&1
 "${MPIRUN[@]}" -np 3 "$MYXTTS" train --config "$ROOT/configs/tiny.yaml" --set train.cache="$WORK/cache" \
   --set train.output_dir="$WORK/run" --set train.steps=$STEPS --set train.validation_interval=40 \
-  --set train.checkpoint_interval=60 --set train.check_replicas_interval=1 --set batch.max_frames=1600 \
+  --set train.checkpoint_interval=40 --set train.keep_checkpoints=1 --set train.check_replicas_interval=1 --set batch.max_frames=1600 \
   > "$WORK/train.log" 2>&1 || { cat "$WORK/train.log"; fail "training failed"; }
 ok "1 producer + 2 trainers trained $STEPS steps with the replicas compared after every step"
 
@@ -59,6 +60,13 @@ PY
 ok "event file"
 [ "$(ls "$WORK"/run/images/*.png | wc -l)" -eq 6 ] || fail "expected 6 PNG files in images/"
 ok "mel and alignment PNGs written at each validation"
-ls -d "$WORK"/run/checkpoints/step-00000060 "$WORK"/run/checkpoints/step-00000120 >/dev/null || fail "checkpoints"
-ok "checkpoints at steps 60 and 120"
+kept=$(cd "$WORK/run/checkpoints" && ls | tr '\n' ' ')
+want=$("$PY" - "$WORK/run/metrics.jsonl" <<'PY'
+import json, sys
+val = [r for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "validation"]
+best = min(val, key=lambda r: r["loss"])["step"]
+print(" ".join(f"step-{s:08d}" for s in sorted({best, 120})) + " ")
+PY
+)
+assert_eq "$kept" "$want" "keep_checkpoints=1 keeps the newest and the best by validation loss"
 finish
