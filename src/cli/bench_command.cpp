@@ -170,6 +170,7 @@ void add_bench_command(CLI::App& app, Action& action) {
   });
 
   add_pipeline_bench(*bench, action);
+  add_step_bench(*bench, action);
 
   auto* open = bench->add_subcommand("cache-open", "time to open a cache and read its index");
   auto utterances = std::make_shared<int>(10000);

@@ -43,21 +43,6 @@ struct PipelineOptions {
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Batches per second of assembly alone (no channel): the producer's own bound.
-double assembly_rate(const Config& config, const data::CacheReader& cache, int trainers) {
-  data::EpochPlan plan = data::plan_epoch(train::split_items(cache, data::Split::kTrain), config.batch, 0, trainers);
-  data::BatchAssembler assembler(cache, config.batch, comm::rank());
-  comm::MessageBuffer message;
-  int batches = 0;
-  const auto start = Clock::now();
-  for (const auto& step : plan.steps)
-    for (const auto& batch : step) {
-      assembler.assemble(batch, 0, 0, message);
-      if (++batches >= 64) return batches / seconds_since(start);
-    }
-  return batches / seconds_since(start);
-}
-
 // The channel alone: `rounds` copies of one assembled batch to every trainer, through the credit
 // flow control but with nothing to assemble. Returns seconds until the trainers had them all.
 double channel_only_send(comm::ProducerChannel& channel, const std::vector<int>& trainers,
@@ -208,7 +193,7 @@ int bench_pipeline(const PipelineOptions& o) {
   const int slots = config.stream.slots;
   const data::Split split = o.split == "validation" ? data::Split::kValidation : data::Split::kTrain;
   if (me.role == comm::Role::kProducer) {
-    row[5] = assembly_rate(config, cache, static_cast<int>(layout.trainers.size()));
+    row[5] = train::assembly_rate(config, cache, static_cast<int>(layout.trainers.size()));
     auto channel = comm::make_producer_channel(layout, comm::rank(), channel_options);
     comm::MessageBuffer sample;
     data::BatchAssembler(cache, config.batch, comm::rank())

@@ -22,6 +22,7 @@ void add_preprocess_command(CLI::App& app, Action& action);
 void add_inspect_command(CLI::App& app, Action& action);
 void add_bench_command(CLI::App& app, Action& action);
 void add_pipeline_bench(CLI::App& bench, Action& action);  // a subcommand of bench
+void add_step_bench(CLI::App& bench, Action& action);      // a subcommand of bench
 void add_version_command(CLI::App& app, Action& action);
 void add_plan_command(CLI::App& app, Action& action);
 void add_train_command(CLI::App& app, Action& action);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <thread>
 
 #include "comm/collectives.h"
 #include "comm/gpu_info.h"
@@ -39,11 +38,6 @@ Resume resolve_resume(const Config& config, const std::string& resume, const dat
   r.state = read_state(r.checkpoint);
   require_resumable(r.checkpoint, r.state, config, cache_identity(cache), trainers);
   return r;
-}
-
-void set_threads(const TrainConfig& c) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  torch::set_num_threads(c.threads > 0 ? c.threads : std::max(1, cores / comm::local_size()));
 }
 
 }  // namespace
@@ -92,7 +86,7 @@ void run_training(const Config& config, const std::string& resume) {
     logger->info("producer: {} batches, {:.1f} batches/s, blocked on credits {:.1f} % of the time", stats.batches,
                  stats.batches / std::max(1e-9, stats.seconds), 100 * stats.send_wait_seconds / std::max(1e-9, stats.seconds));
   } else {
-    set_threads(config.train);
+    set_trainer_threads(config.train);
     auto channel = comm::make_trainer_channel(layout, comm::rank(), options);
     Trainer(config, layout, cache, *channel, *group, resume_point).run();
   }

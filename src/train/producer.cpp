@@ -282,6 +282,20 @@ std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, d
   return items;
 }
 
+double assembly_rate(const Config& config, const data::CacheReader& cache, int trainers) {
+  const data::EpochPlan plan = data::plan_epoch(split_items(cache, data::Split::kTrain), config.batch, 0, trainers);
+  const data::BatchAssembler assembler(cache, config.batch, comm::rank());
+  comm::MessageBuffer message;
+  int batches = 0;
+  const auto start = Clock::now();
+  for (const auto& step : plan.steps)
+    for (const auto& batch : step) {
+      assembler.assemble(batch, 0, 0, message);
+      if (++batches >= 64) return batches / std::chrono::duration<double>(Clock::now() - start).count();
+    }
+  return batches / std::chrono::duration<double>(Clock::now() - start).count();
+}
+
 ProducerStats run_producer(const Config& config, const data::CacheReader& cache,
                            const comm::Layout& layout, comm::ProducerChannel& channel,
                            const StreamSpec& spec) {

@@ -38,6 +38,9 @@ struct ProducerStats {
 // Utterance lengths and speakers of one split, as the sampler wants them.
 std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, data::Split split);
 
+// Batches per second one thread assembles from the cache (no channel): the producer's own bound.
+double assembly_rate(const Config& config, const data::CacheReader& cache, int trainers);
+
 // Runs on a producer rank until the stream has ended (collective with its trainers). Logs
 // batches/s, MB/s, the ready queue and credits in use every stream.metrics_interval_seconds.
 ProducerStats run_producer(const Config& config, const data::CacheReader& cache,

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <string_view>
+#include <thread>
 
+#include "comm/world.h"
 #include "core/error.h"
 #include "core/fingerprint.h"
 #include "train/schedule.h"
@@ -27,6 +29,11 @@ torch::optim::AdamWOptions adamw_options(const TrainConfig& c) {
 }
 
 }  // namespace
+
+void set_trainer_threads(const TrainConfig& c) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  torch::set_num_threads(c.threads > 0 ? c.threads : std::max(1, cores / comm::local_size()));
+}
 
 bool use_bf16(const TrainConfig& config, const torch::Device& device) {
   return config.precision == "bf16" || (config.precision == "auto" && device.is_cuda());

@@ -54,6 +54,9 @@ Evaluation evaluate(model::AcousticModel& model, const model::Batch& batch, bool
 // FNV-1a over every parameter's bytes, in registration order: equal digests = identical replicas.
 uint64_t parameter_digest(torch::nn::Module& module);
 
+// libtorch threads of a trainer: train.threads, or the node's cores shared among its ranks.
+void set_trainer_threads(const TrainConfig& config);
+
 // bf16 autocast applies: precision bf16, or auto on a CUDA device.
 bool use_bf16(const TrainConfig& config, const torch::Device& device);
 
