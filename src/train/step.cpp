@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <string_view>
 #include <thread>
 
 #include "comm/world.h"
 #include "core/error.h"
+#include "core/fault.h"
 #include "core/fingerprint.h"
 #include "train/schedule.h"
 #include "train/torch_compat.h"
@@ -89,6 +91,8 @@ StepResult Optimization::step(const std::vector<model::Batch>& batches, int64_t 
   model_->train();
   optimizer_.zero_grad();
   std::vector<double> sums(model::kTermCount + 1, 0.0);  // terms, then the objective
+  // Tests poison one trainer's loss to check that every trainer skips that step together.
+  const bool poison = group_.index() == group_.size() - 1 && fault_after("NONFINITE_LOSS_AT_STEP") == step;
   for (const auto& batch : batches) {
     torch::Tensor objective;
     {
@@ -96,6 +100,7 @@ StepResult Optimization::step(const std::vector<model::Batch>& batches, int64_t 
       const model::ModelOutput out = model_->forward(batch);
       const auto terms = model::loss_sums(out, batch);
       objective = model::objective(terms, result.counts, config_.loss, step);
+      if (poison) objective = objective * std::numeric_limits<double>::quiet_NaN();
       for (int t = 0; t < model::kTermCount; ++t) sums[t] += terms[t].item<double>();
       sums[model::kTermCount] += objective.item<double>();
     }

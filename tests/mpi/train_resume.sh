@@ -2,7 +2,8 @@
 # Checkpoints and resume under mpirun (1 producer + 2 trainers): 6 steps straight equal 3 steps,
 # stop, resume, 3 more (bit-identical parameters); a trainer killed while writing the step-6
 # checkpoint leaves step 3 as the newest complete one and --resume auto continues from it to the
-# same parameters; resuming with another model config or another cache is refused by name.
+# same parameters; resuming with another model config or another cache is refused by name; a
+# non-finite loss on one trainer skips that step on every trainer (and too many stop the run).
 source "$(dirname "$0")/../e2e/lib.sh"
 "$ROOT/launch/make_corpus.sh" "$WORK/corpus" 24 16000 >/dev/null
 "$MYXTTS" preprocess -i "$WORK/corpus" -o "$WORK/cache" --set data.val_count=3 >/dev/null 2>&1
@@ -42,4 +43,12 @@ assert_contains "$OUT" "--resume auto" "the refusal says how to continue"
 "$MYXTTS" preprocess -i "$WORK/corpus" -o "$WORK/cache2" --set data.val_count=4 >/dev/null 2>&1
 expect_failure "resuming against another cache" train "$WORK/stopped" --set train.steps=9 --set train.cache="$WORK/cache2" --resume auto
 assert_contains "$OUT" "another cache" "the refusal names the cache"
+
+export MYXTTS_FAULT_NONFINITE_LOSS_AT_STEP=1  # the last trainer's loss becomes NaN in step 2
+train "$WORK/nan" --set train.steps=3 --set train.check_replicas_interval=1 > "$WORK/nan.log" 2>&1 || { cat "$WORK/nan.log"; fail "a NaN step"; }
+assert_contains "$(cat "$WORK/nan.log")" "step 2: non-finite loss or gradient" "the NaN step is reported"
+assert_contains "$(grep '"kind": "train"' "$WORK/nan/metrics.jsonl" | tail -1)" '"skipped_steps": 1' "and counted once, with the replicas still identical"
+expect_failure "a NaN step when train.max_skipped_steps=1" train "$WORK/nan1" --set train.steps=3 --set train.max_skipped_steps=1
+assert_contains "$OUT" "1 non-finite steps in a row at step 2" "the run stops with a message"
+unset MYXTTS_FAULT_NONFINITE_LOSS_AT_STEP
 finish
