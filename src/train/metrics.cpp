@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -37,8 +38,11 @@ void MetricsLog::write(const std::string& kind, int64_t step, const Scalars& val
 
 void MetricsLog::image(const std::string& tag, const std::vector<float>& values, int rows, int cols, int64_t step) {
   if (!events_) return;
-  const std::vector<uint8_t> png = png::encode_rgb(png::heatmap_rgb(values.data(), rows, cols), cols, rows);
-  events_->add_image(tag, png, cols, rows, step);
+  // Small matrices (a few dozen tokens) get bigger cells, so they stay readable.
+  const int scale = std::clamp(240 / std::max(1, rows), 1, 4);
+  const std::vector<uint8_t> png = png::encode_rgb(png::heatmap_rgb(values.data(), rows, cols, scale), cols * scale,
+                                                   rows * scale);
+  events_->add_image(tag, png, cols * scale, rows * scale, step);
   const fs::path images = fs::path(directory_) / "images";
   fs::create_directories(images);
   write_file_atomically((images / fmt::format("{}-{:08d}.png", tag, step)).string(),
