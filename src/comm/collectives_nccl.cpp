@@ -25,8 +25,10 @@ class NcclAllReduce : public DeviceAllReduce {
   }
 
   void sum(float* data, size_t count) override {
-    // The gradients come from libtorch's streams, which this stream does not wait for.
-    MYX_CUDA(cudaDeviceSynchronize());
+    // libtorch queues its work on the legacy default stream; wait for that only. Synchronising the
+    // whole device would also wait for the channel's posted receives, which may depend on another
+    // trainer that is itself waiting in this all-reduce.
+    MYX_CUDA(cudaStreamSynchronize(cudaStreamLegacy));
     MYX_NCCL(ncclAllReduce(data, data, count, ncclFloat, ncclSum, nccl_, stream_));
     MYX_CUDA(cudaStreamSynchronize(stream_));
   }

@@ -9,5 +9,8 @@ int gpu_count();
 std::string gpu_report();
 // Makes `device` this thread's current CUDA device (before NCCL or libtorch touch it).
 void use_gpu(int device);
+// Waits for the work queued on the legacy default stream (where libtorch computes), e.g. copies out
+// of a receive slot before the slot is handed back. No-op without CUDA.
+void wait_for_default_stream();
 
 }  // namespace myxtts::comm

@@ -38,5 +38,6 @@ std::string gpu_report() {
 }
 
 void use_gpu(int device) { MYX_CUDA(cudaSetDevice(device)); }
+void wait_for_default_stream() { MYX_CUDA(cudaStreamSynchronize(cudaStreamLegacy)); }
 
 }  // namespace myxtts::comm

@@ -1,5 +1,7 @@
 #include "train/batch_tensors.h"
 
+#include "comm/gpu_info.h"
+
 namespace myxtts::train {
 namespace {
 
@@ -34,6 +36,8 @@ model::Batch to_batch(const data::BatchHeader& h, const uint8_t* payload, bool p
   batch.languages = v.array(at.languages, {b}, torch::kInt, torch::kLong);
   batch.mels = v.array(at.mels, {b, h.max_frames, h.n_mels}, mel_type, torch::kFloat);
   batch.references = v.array(at.reference_mels, {b, h.reference_frames, h.n_mels}, mel_type, torch::kFloat);
+  // The device copies are asynchronous: they must be done before the slot goes back to the channel.
+  if (payload_on_device) comm::wait_for_default_stream();
   return batch;
 }
 

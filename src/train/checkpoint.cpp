@@ -1,9 +1,11 @@
 #include "train/checkpoint.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 
@@ -18,10 +20,12 @@ namespace {
 constexpr const char* kPrefix = "step-";
 
 std::string state_yaml(const CheckpointState& s) {
+  // A non-finite validation loss is stored as "none ran": YAML readers reject nan/inf spelt by fmt.
+  const double validation_loss = std::isfinite(s.validation_loss) ? s.validation_loss : -1.0;
   return fmt::format(
       "step: {}\nepoch: {}\nepoch_step: {}\ntrainers: {}\nskipped_steps: {}\nvalidation_loss: {:.9g}\n"
       "cache_identity: \"{}\"\ncache_path: \"{}\"\nparameter_digest: \"{}\"\n",
-      s.step, s.cursor.epoch, s.cursor.step, s.trainers, s.skipped_steps, s.validation_loss, s.cache_identity,
+      s.step, s.cursor.epoch, s.cursor.step, s.trainers, s.skipped_steps, validation_loss, s.cache_identity,
       s.cache_path, s.parameter_digest);
 }
 
@@ -57,7 +61,8 @@ std::vector<std::string> CheckpointStore::complete() const {
         fs::exists(entry.path() / "state.yaml"))
       found.push_back(entry.path().string());
   }
-  std::sort(found.begin(), found.end());  // zero-padded step numbers sort by step
+  auto step_of = [](const std::string& dir) { return std::stoll(fs::path(dir).filename().string().substr(5)); };
+  std::sort(found.begin(), found.end(), [&](const auto& a, const auto& b) { return step_of(a) < step_of(b); });
   return found;
 }
 
@@ -74,7 +79,10 @@ std::string CheckpointStore::save(const CheckpointState& state, const Config& co
   const fs::path partial = final_dir.string() + ".partial";
   fs::remove_all(partial);  // left by a crash mid-write
   ensure_writable_directory(partial.string(), "checkpoint directory");
-  torch::save(model.parameters(), (partial / "model.pt").string());
+  // CPU copies: a checkpoint loads on any device, including a CPU-only build.
+  std::vector<torch::Tensor> parameters;
+  for (const auto& p : model.parameters()) parameters.push_back(p.detach().to(torch::kCPU));
+  torch::save(parameters, (partial / "model.pt").string());
   if (fault_after("CHECKPOINT_KILL_AT_STEP") == state.step) std::raise(SIGKILL);
   torch::save(optimizer, (partial / "optimizer.pt").string());
   save_config(config, (partial / "config.yaml").string());
@@ -94,7 +102,12 @@ std::string CheckpointStore::save(const CheckpointState& state, const Config& co
   std::string best;
   double best_loss = 0;
   for (const auto& dir : all) {
-    const double loss = read_state(dir).validation_loss;
+    double loss = -1;
+    try {
+      loss = read_state(dir).validation_loss;
+    } catch (const Error&) {  // an unreadable older checkpoint is kept, not fatal for this save
+      continue;
+    }
     if (loss >= 0 && (best.empty() || loss < best_loss)) best = dir, best_loss = loss;
   }
   for (size_t i = 0; i + keep < all.size(); ++i)
@@ -138,7 +151,7 @@ std::vector<std::string> read_vocabulary(const std::string& checkpoint) {
 
 void load_checkpoint(const std::string& checkpoint, torch::nn::Module& model, torch::optim::Optimizer* optimizer) {
   std::vector<torch::Tensor> saved;
-  torch::load(saved, (fs::path(checkpoint) / "model.pt").string());
+  torch::load(saved, (fs::path(checkpoint) / "model.pt").string(), torch::Device(torch::kCPU));
   auto parameters = model.parameters();
   if (saved.size() != parameters.size())
     throw Error(fmt::format("{}: {} parameter tensors, the model has {}; the model config differs", checkpoint,
@@ -150,7 +163,9 @@ void load_checkpoint(const std::string& checkpoint, torch::nn::Module& model, to
                               checkpoint, i, fmt::join(saved[i].sizes(), "x"), fmt::join(parameters[i].sizes(), "x")));
     parameters[i].copy_(saved[i]);
   }
-  if (optimizer) torch::load(*optimizer, (fs::path(checkpoint) / "optimizer.pt").string());
+  // The optimiser state goes where the parameters are.
+  if (optimizer && !parameters.empty())
+    torch::load(*optimizer, (fs::path(checkpoint) / "optimizer.pt").string(), parameters.front().device());
 }
 
 void require_resumable(const std::string& checkpoint, const CheckpointState& saved, const Config& config,

@@ -37,6 +37,10 @@ Resume resolve_resume(const Config& config, const std::string& resume, const dat
   if (r.checkpoint.empty()) return r;
   r.state = read_state(r.checkpoint);
   require_resumable(r.checkpoint, r.state, config, cache_identity(cache), trainers);
+  const int saved_steps = read_config(r.checkpoint).train.steps;
+  if (saved_steps != config.train.steps && config.train.decay != "constant" && comm::rank() == 0)
+    log::get("train")->warn("train.steps is {} now, {} in the checkpoint: the {} decay is stretched from here on",
+                            config.train.steps, saved_steps, config.train.decay);
   return r;
 }
 

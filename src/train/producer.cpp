@@ -273,9 +273,19 @@ comm::ChannelOptions channel_options(const StreamConfig& stream) {
 std::vector<data::UtteranceLength> split_items(const data::CacheReader& cache, data::Split split) {
   const data::CacheIndex& ix = cache.index();
   std::vector<data::UtteranceLength> items;
-  for (size_t i = 0; i < ix.size(); ++i)
-    if (ix.split[i] == static_cast<uint8_t>(split))
-      items.push_back({static_cast<int32_t>(i), ix.n_frames[i], ix.n_tokens[i], ix.speaker[i]});
+  size_t unalignable = 0;
+  for (size_t i = 0; i < ix.size(); ++i) {
+    if (ix.split[i] != static_cast<uint8_t>(split)) continue;
+    // Monotonic alignment needs at least one frame per token.
+    if (ix.n_tokens[i] < 1 || ix.n_frames[i] < ix.n_tokens[i]) {
+      ++unalignable;
+      continue;
+    }
+    items.push_back({static_cast<int32_t>(i), ix.n_frames[i], ix.n_tokens[i], ix.speaker[i]});
+  }
+  if (unalignable > 0)
+    log::get("data")->warn("{}: {} {} utterance(s) have fewer frames than tokens and are left out", cache.path(),
+                           unalignable, split == data::Split::kTrain ? "training" : "validation");
   if (items.empty())
     throw Error(fmt::format("cache {} has no {} utterances; check data.val_fraction / data.val_count",
                             cache.path(), split == data::Split::kTrain ? "training" : "validation"));

@@ -114,10 +114,11 @@ StepResult Optimization::step(const std::vector<model::Batch>& batches, int64_t 
   result.loss = sums[model::kTermCount];
   result.learning_rate = learning_rate_at(config_.train, step);
 
-  // Every trainer holds the same reduced gradients, so they all reach the same verdict.
+  // Every trainer holds the same reduced gradients, but a norm's last bits depend on thread count
+  // and device: take trainer 0's value (via the max), so clipping and skipping agree bit for bit.
   std::vector<torch::Tensor> grads;
   for (auto& p : parameters_) grads.push_back(p.grad().reshape({-1}));
-  result.grad_norm = torch::cat(grads).to(torch::kDouble).norm().item<double>();
+  result.grad_norm = group_.all_reduce_max(torch::cat(grads).to(torch::kDouble).norm().item<double>());
   if (!std::isfinite(result.grad_norm) || !std::isfinite(result.loss)) {
     optimizer_.zero_grad();
     return result;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "comm/world.h"
@@ -210,7 +211,9 @@ double Trainer::validate() {
   std::array<double, model::kTermCount> sums{};
   std::copy(totals.begin(), totals.begin() + model::kTermCount, sums.begin());
   const auto terms = model::normalized_terms(sums, counts);
-  const double loss = model::weighted_total(terms, config_.loss, state_.step);
+  // Every term weighted as at the end of training (binarisation on), so losses of different steps
+  // compare and the best checkpoint is chosen on one scale.
+  const double loss = model::weighted_total(terms, config_.loss, std::numeric_limits<int64_t>::max());
   Scalars values{{"loss", loss}};
   for (int t = 0; t < model::kTermCount; ++t) values.emplace_back(model::kTermNames[t], terms[t]);
   values.insert(values.end(), {{"duration_error_frames", n[4] / counts.tokens},
