@@ -79,4 +79,26 @@ void RealFft::forward(const float* in, std::complex<float>* out) const {
   }
 }
 
+void RealFft::inverse(const std::complex<float>* in, float* out) const {
+  thread_local std::vector<float> re, im;
+  re.resize(half_);
+  im.resize(half_);
+  // Undo the split: the half-size spectra of the even and odd samples, recombined as
+  // Z = even + i*odd, stored conjugated so the forward transform computes the inverse.
+  for (int k = 0; k < half_; ++k) {
+    const std::complex<float> a = in[k], b = std::conj(in[half_ - k]);
+    const std::complex<float> even = 0.5f * (a + b);
+    const std::complex<float> odd = 0.5f * (a - b) * std::complex<float>(split_re_[k], -split_im_[k]);
+    const std::complex<float> z = even + std::complex<float>(0.0f, 1.0f) * odd;
+    re[k] = z.real();
+    im[k] = -z.imag();
+  }
+  complex_fft(re.data(), im.data());
+  const float scale = 1.0f / static_cast<float>(half_);
+  for (int n = 0; n < half_; ++n) {
+    out[2 * n] = re[n] * scale;
+    out[2 * n + 1] = -im[n] * scale;
+  }
+}
+
 }  // namespace myxtts::audio

@@ -13,6 +13,9 @@ class RealFft {
   int bins() const { return n_ / 2 + 1; }
   // in: n real samples; out: n/2+1 complex bins. Thread-safe (scratch is per thread).
   void forward(const float* in, std::complex<float>* out) const;
+  // in: n/2+1 bins of a real signal's spectrum (bins 0 and n/2 real); out: its n samples, the
+  // exact inverse of forward (1/n included). Synthesis (Griffin-Lim) needs it. Thread-safe.
+  void inverse(const std::complex<float>* in, float* out) const;
 
  private:
   void complex_fft(float* re, float* im) const;

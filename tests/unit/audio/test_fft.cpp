@@ -37,6 +37,29 @@ TEST_P(RealFftSizes, MatchesNaiveDft) {
 
 INSTANTIATE_TEST_SUITE_P(PowersOfTwo, RealFftSizes, ::testing::Values(4, 8, 64, 512, 1024, 2048));
 
+TEST_P(RealFftSizes, InverseUndoesForward) {
+  const int n = GetParam();
+  RealFft fft(n);
+  std::mt19937 rng(n + 1);
+  std::normal_distribution<float> noise;
+  std::vector<float> x(n), back(n);
+  for (auto& v : x) v = noise(rng);
+  std::vector<std::complex<float>> spectrum(fft.bins());
+  fft.forward(x.data(), spectrum.data());
+  fft.inverse(spectrum.data(), back.data());
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(back[i], x[i], 1e-5 * std::sqrt(n)) << "sample " << i;
+}
+
+TEST(RealFft, InverseOfOneBinIsACosine) {
+  const int n = 64, bin = 5;
+  RealFft fft(n);
+  std::vector<std::complex<float>> spectrum(fft.bins(), 0.0f);
+  spectrum[bin] = {static_cast<float>(n) / 2, 0.0f};  // amplitude 1
+  std::vector<float> x(n);
+  fft.inverse(spectrum.data(), x.data());
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(x[i], std::cos(2 * M_PI * bin * i / n), 1e-5) << "sample " << i;
+}
+
 TEST(RealFft, RejectsSizesThatAreNotPowersOfTwo) {
   EXPECT_THROW(RealFft(1000), std::invalid_argument);
   EXPECT_THROW(RealFft(2), std::invalid_argument);
