@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "audio/stft.h"
 #include "core/error.h"
 
 namespace myxtts::audio {
@@ -54,11 +55,7 @@ std::vector<float> mel_filterbank(const AudioConfig& c) {
 
 MelExtractor::MelExtractor(const AudioConfig& config)
     : config_(config), n_mels_(config.n_mels), n_bins_(config.n_fft / 2 + 1), fft_(config.n_fft) {
-  window_.assign(config.n_fft, 0.0f);
-  const int offset = (config.n_fft - config.win_length) / 2;
-  for (int i = 0; i < config.win_length; ++i)  // periodic Hann, as torch.hann_window
-    window_[offset + i] =
-        static_cast<float>(0.5 - 0.5 * std::cos(2.0 * M_PI * i / config.win_length));
+  window_ = analysis_window(config);
   filterbank_ = mel_filterbank(config);
   band_begin_.assign(n_mels_, n_bins_);
   band_end_.assign(n_mels_, 0);
@@ -83,12 +80,7 @@ std::vector<float> MelExtractor::log_mel(const float* samples, size_t n) const {
   const int n_fft = config_.n_fft, pad = n_fft / 2;
   const int frames = frames_for(n);
   // Reflect-pad by n_fft/2 on both sides (torch.stft center=True, pad_mode="reflect").
-  std::vector<float> padded(n + 2 * pad);
-  for (int i = 0; i < pad; ++i) {
-    padded[pad - 1 - i] = samples[i + 1];
-    padded[pad + n + i] = samples[n - 2 - i];
-  }
-  std::copy(samples, samples + n, padded.begin() + pad);
+  const std::vector<float> padded = reflect_pad(samples, n, pad);
 
   std::vector<float> out(static_cast<size_t>(frames) * n_mels_);
   std::vector<float> frame(n_fft), magnitude(n_bins_);

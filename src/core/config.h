@@ -279,6 +279,19 @@ struct TrainConfig {
   }
 };
 
+struct SynthesisConfig {
+  int griffin_lim_iterations = 60;
+  double griffin_lim_momentum = 0.99;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("griffin_lim_iterations", griffin_lim_iterations, "Griffin-Lim iterations (more: fewer phase artefacts)",
+            1, 10000);
+    v.field("griffin_lim_momentum", griffin_lim_momentum, "fast Griffin-Lim momentum (0 = plain Griffin-Lim)", 0.0,
+            0.9999);
+  }
+};
+
 struct Config {
   AudioConfig audio;
   TextConfig text;
@@ -290,6 +303,7 @@ struct Config {
   ModelConfig model;
   LossConfig loss;
   TrainConfig train;
+  SynthesisConfig synthesis;
 
   template <class V>
   void visit(V& v) {
@@ -303,6 +317,7 @@ struct Config {
     v.section("model", model);
     v.section("loss", loss);
     v.section("train", train);
+    v.section("synthesis", synthesis);
   }
 };
 
