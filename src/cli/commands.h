@@ -26,5 +26,6 @@ void add_step_bench(CLI::App& bench, Action& action);      // a subcommand of be
 void add_version_command(CLI::App& app, Action& action);
 void add_plan_command(CLI::App& app, Action& action);
 void add_train_command(CLI::App& app, Action& action);
+void add_synthesize_command(CLI::App& app, Action& action);
 
 }  // namespace myxtts::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   cli::add_inspect_command(app, action);
   cli::add_plan_command(app, action);
   cli::add_train_command(app, action);
+  cli::add_synthesize_command(app, action);
   cli::add_bench_command(app, action);
   cli::add_version_command(app, action);
 

@@ -135,4 +135,13 @@ std::vector<uint8_t> heatmap_rgb(const float* values, int rows, int cols, int sc
   return rgb;
 }
 
+Image readable_heatmap(const float* values, int rows, int cols) {
+  const int scale = std::clamp(240 / std::max(1, rows), 1, 4);
+  Image image;
+  image.width = cols * scale;
+  image.height = rows * scale;
+  image.png = encode_rgb(heatmap_rgb(values, rows, cols, scale), image.width, image.height);
+  return image;
+}
+
 }  // namespace myxtts::png

@@ -19,4 +19,12 @@ std::vector<uint8_t> encode_rgb(const std::vector<uint8_t>& rgb, int width, int 
 // is scale×scale pixels. Returns rgb for encode_rgb: width = cols*scale, height = rows*scale.
 std::vector<uint8_t> heatmap_rgb(const float* values, int rows, int cols, int scale = 1);
 
+struct Image {
+  std::vector<uint8_t> png;
+  int width = 0, height = 0;
+};
+// A heat map PNG whose cells grow (up to 4x4 pixels) when the matrix has few rows, so a
+// 30-token alignment stays readable.
+Image readable_heatmap(const float* values, int rows, int cols);
+
 }  // namespace myxtts::png

@@ -29,6 +29,12 @@ std::string state_yaml(const CheckpointState& s) {
       s.cache_path, s.parameter_digest);
 }
 
+std::string lines(const std::vector<std::string>& items) {
+  std::string text;
+  for (const auto& item : items) text += item + "\n";
+  return text;
+}
+
 // Keys a resumed run must share with the checkpoint: the model's shape, the data order and the
 // optimiser's curve.
 bool must_match(const std::string& key) {
@@ -73,7 +79,7 @@ std::optional<std::string> CheckpointStore::latest() const {
 }
 
 std::string CheckpointStore::save(const CheckpointState& state, const Config& config,
-                                  const std::vector<std::string>& vocabulary, torch::nn::Module& model,
+                                  const data::CacheMetadata& cache, torch::nn::Module& model,
                                   torch::optim::Optimizer& optimizer, int keep) const {
   const fs::path final_dir = fs::path(directory_) / fmt::format("{}{:08d}", kPrefix, state.step);
   const fs::path partial = final_dir.string() + ".partial";
@@ -86,11 +92,10 @@ std::string CheckpointStore::save(const CheckpointState& state, const Config& co
   if (fault_after("CHECKPOINT_KILL_AT_STEP") == state.step) std::raise(SIGKILL);
   torch::save(optimizer, (partial / "optimizer.pt").string());
   save_config(config, (partial / "config.yaml").string());
-  std::string symbols;
-  for (const auto& s : vocabulary) symbols += s + "\n";
-  write_file_atomically((partial / "vocabulary.txt").string(), symbols);
+  write_file_atomically((partial / "vocabulary.txt").string(), lines(cache.vocabulary));
+  write_file_atomically((partial / "languages.txt").string(), lines(cache.languages));
   write_file_atomically((partial / "state.yaml").string(), state_yaml(state));
-  for (const char* file : {"model.pt", "optimizer.pt", "config.yaml", "vocabulary.txt", "state.yaml"})
+  for (const char* file : {"model.pt", "optimizer.pt", "config.yaml", "vocabulary.txt", "languages.txt", "state.yaml"})
     sync_to_disk((partial / file).string());
   sync_to_disk(partial.string());
   fs::remove_all(final_dir);
@@ -138,15 +143,26 @@ Config read_config(const std::string& checkpoint) {
   return load_config({(fs::path(checkpoint) / "config.yaml").string()}, {});
 }
 
-std::vector<std::string> read_vocabulary(const std::string& checkpoint) {
-  const std::string text = read_file((fs::path(checkpoint) / "vocabulary.txt").string());
-  std::vector<std::string> symbols;
+static std::vector<std::string> read_lines(const std::string& checkpoint, const char* file) {
+  const std::string text = read_file((fs::path(checkpoint) / file).string());
+  std::vector<std::string> items;
   for (size_t start = 0; start < text.size();) {
     const size_t end = text.find('\n', start);
-    symbols.push_back(text.substr(start, end - start));
+    items.push_back(text.substr(start, end - start));
     start = end == std::string::npos ? text.size() : end + 1;
   }
-  return symbols;
+  return items;
+}
+
+std::vector<std::string> read_vocabulary(const std::string& checkpoint) { return read_lines(checkpoint, "vocabulary.txt"); }
+std::vector<std::string> read_languages(const std::string& checkpoint) { return read_lines(checkpoint, "languages.txt"); }
+
+std::string resolve_checkpoint(const std::string& path) {
+  if (fs::exists(fs::path(path) / "state.yaml")) return path;
+  if (auto latest = CheckpointStore(path).latest()) return *latest;
+  throw Error(fmt::format("{} is neither a checkpoint (no state.yaml) nor a run directory with complete checkpoints "
+                          "(checkpoints/step-*/); pass one of those",
+                          path));
 }
 
 void load_checkpoint(const std::string& checkpoint, torch::nn::Module& model, torch::optim::Optimizer* optimizer) {

@@ -1,6 +1,6 @@
 #pragma once
 // Checkpoints: <run>/checkpoints/step-NNNNNNNN/ with model.pt, optimizer.pt, config.yaml (the
-// resolved config), vocabulary.txt and state.yaml (step, sampler cursor, trainer count, cache
+// resolved config), vocabulary.txt and languages.txt (the cache's, one per line) and state.yaml (step, sampler cursor, trainer count, cache
 // identity, validation loss). Written into step-N.partial/ and renamed once every file is on disk,
 // so a crash mid-write leaves the previous checkpoint as the newest complete one. Randomness is
 // re-seeded from (train.seed, step, trainer) every step, so the step restores it.
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "data/cache_format.h"
 #include "data/sampler.h"
 
 namespace myxtts::train {
@@ -29,7 +30,7 @@ class CheckpointStore {
  public:
   explicit CheckpointStore(const std::string& run_directory);
   // Writes a checkpoint and keeps the newest `keep` plus the one with the best validation loss.
-  std::string save(const CheckpointState& state, const Config& config, const std::vector<std::string>& vocabulary,
+  std::string save(const CheckpointState& state, const Config& config, const data::CacheMetadata& cache,
                    torch::nn::Module& model, torch::optim::Optimizer& optimizer, int keep) const;
   // The newest complete checkpoint, if any.
   std::optional<std::string> latest() const;
@@ -43,6 +44,9 @@ class CheckpointStore {
 CheckpointState read_state(const std::string& checkpoint);
 Config read_config(const std::string& checkpoint);
 std::vector<std::string> read_vocabulary(const std::string& checkpoint);
+std::vector<std::string> read_languages(const std::string& checkpoint);
+// A checkpoint directory as given, or the newest complete checkpoint of a run directory.
+std::string resolve_checkpoint(const std::string& path);
 // Loads parameters (and the optimiser state when `optimizer` is given).
 void load_checkpoint(const std::string& checkpoint, torch::nn::Module& model, torch::optim::Optimizer* optimizer);
 

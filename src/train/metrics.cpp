@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -38,11 +37,9 @@ void MetricsLog::write(const std::string& kind, int64_t step, const Scalars& val
 
 void MetricsLog::image(const std::string& tag, const std::vector<float>& values, int rows, int cols, int64_t step) {
   if (!events_) return;
-  // Small matrices (a few dozen tokens) get bigger cells, so they stay readable.
-  const int scale = std::clamp(240 / std::max(1, rows), 1, 4);
-  const std::vector<uint8_t> png = png::encode_rgb(png::heatmap_rgb(values.data(), rows, cols, scale), cols * scale,
-                                                   rows * scale);
-  events_->add_image(tag, png, cols * scale, rows * scale, step);
+  const png::Image image = png::readable_heatmap(values.data(), rows, cols);
+  const std::vector<uint8_t>& png = image.png;
+  events_->add_image(tag, png, image.width, image.height, step);
   const fs::path images = fs::path(directory_) / "images";
   fs::create_directories(images);
   write_file_atomically((images / fmt::format("{}-{:08d}.png", tag, step)).string(),

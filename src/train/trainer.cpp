@@ -233,7 +233,7 @@ void Trainer::save_checkpoint(double validation_loss) {
   CheckpointState state = state_;
   state.validation_loss = validation_loss;
   state.parameter_digest = fmt::format("{:016x}", parameter_digest(*model_));
-  const std::string dir = store_.save(state, config_, cache_.metadata().vocabulary, *model_,
+  const std::string dir = store_.save(state, config_, cache_.metadata(), *model_,
                                       optimization_->optimizer(), config_.train.keep_checkpoints);
   log::get("train")->info("checkpoint {} (parameters {})", dir, state.parameter_digest);
 }
