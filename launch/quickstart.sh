@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's main-job command. Today: installs, builds, makes a small corpus of real speech,
 # preprocesses it into a feature cache (over MPI ranks), inspects it, streams it from a producer
-# rank to trainer ranks (checking every batch), and trains the tiny model with 1 producer + 2
-# trainers (resuming if interrupted). Synthesis joins this script when it lands.
+# rank to trainer ranks (checking every batch), trains the tiny model with launch/train.sh
+# (resuming if interrupted) and synthesises three sentences the corpus does not contain.
 # Usage: launch/quickstart.sh [WORK_DIR=runs/quickstart]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,9 +17,12 @@ mpirun --allow-run-as-root --oversubscribe -np "$ranks" "$root/build/myxtts" pre
 "$root/build/myxtts" plan --np 3 --config "$root/configs/ljspeech.yaml"
 mpirun --allow-run-as-root --oversubscribe -np 3 "$root/build/myxtts" bench pipeline \
   --config "$root/configs/ljspeech.yaml" --cache "$work/cache" --epochs 2 --verify
-mpirun --allow-run-as-root --oversubscribe -np 3 "$root/build/myxtts" train \
-  --config "$root/configs/ljspeech.yaml" --config "$root/configs/tiny.yaml" --set train.cache="$work/cache" \
-  --set train.output_dir="$work/run" --set train.steps="${QUICKSTART_STEPS:-400}" --set train.validation_interval=100 \
-  --set train.checkpoint_interval=100 --resume auto
+"$root/launch/train.sh" "$root/configs/ljspeech.yaml" --config "$root/configs/tiny.yaml" \
+  --set train.cache="$work/cache" --set train.output_dir="$work/run" --set train.steps="${QUICKSTART_STEPS:-400}" \
+  --set train.validation_interval=100 --set train.checkpoint_interval=100 --resume auto
+printf '%s\n' "The birch canoe slid on the smooth planks." "Glue the sheet to the dark blue background." \
+  "It is easy to tell the depth of a well." > "$work/sentences.txt"
+"$root/build/myxtts" synthesize --checkpoint "$work/run" --text-file "$work/sentences.txt" --out-dir "$work/samples"
 echo "quickstart: feature cache in $work/cache (features.h5, config.yaml, rejects.tsv, logs/)"
 echo "quickstart: training run in $work/run (checkpoints/, metrics.jsonl, events/ for TensorBoard, images/)"
+echo "quickstart: speech in $work/samples (0001.wav ... with .mel.png and .alignment.png next to each)"
