@@ -73,7 +73,12 @@ DurationPredictorImpl::DurationPredictorImpl(int64_t dim, int64_t hidden, int64_
       norm1_(register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
       norm2_(register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
       output_(register_module("output", torch::nn::Linear(hidden, 1))),
-      dropout_(register_module("dropout", torch::nn::Dropout(dropout))) {}
+      dropout_(register_module("dropout", torch::nn::Dropout(dropout))) {
+  // Start at ~5 frames per token (~17 symbols per second at 22 050 Hz / 256), not at zero, so even
+  // a briefly trained model speaks at a plausible rate.
+  torch::NoGradGuard no_grad;
+  output_->bias.fill_(std::log1p(5.0));
+}
 
 torch::Tensor DurationPredictorImpl::forward(const torch::Tensor& x, const torch::Tensor& mask) {
   const torch::Tensor m = as_float_mask(mask, x);
