@@ -41,6 +41,19 @@ void wait_for_message(int producer, double timeout_seconds, const std::function<
   }
 }
 
+bool receive_arrived(int producer, MessageBuffer& buffer, MPI_Request& request) {
+  int found = 0;
+  MPI_Message message;
+  MPI_Status status;
+  MYX_MPI(MPI_Improbe(producer, kTagMessage, MPI_COMM_WORLD, &found, &message, &status));
+  if (!found) return false;
+  int bytes = 0;
+  MYX_MPI(MPI_Get_count(&status, MPI_BYTE, &bytes));
+  buffer.resize(bytes);
+  MYX_MPI(MPI_Imrecv(buffer.data(), bytes, MPI_BYTE, &message, &request));
+  return true;
+}
+
 int message_count(size_t bytes) {
   if (bytes > static_cast<size_t>(INT_MAX))
     throw Error(fmt::format("a batch message of {} bytes exceeds the 2 GiB MPI limit; lower "

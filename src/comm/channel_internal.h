@@ -32,6 +32,9 @@ bool test(MPI_Request& request);
 // the producer after the timeout.
 void wait_for_message(int producer, double timeout_seconds, const std::function<bool()>& arrived);
 int message_count(size_t bytes);  // bytes as an MPI count; Error beyond 2 GiB
+// Trainer side: when `producer`'s next message has arrived, sizes `buffer` to it and starts
+// receiving it into `buffer` (completion on `request`); false when nothing has arrived yet.
+bool receive_arrived(int producer, MessageBuffer& buffer, MPI_Request& request);
 
 // Credits a producer holds for each of its trainers (one int message per released slot).
 class Credits {

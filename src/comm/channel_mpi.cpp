@@ -74,21 +74,16 @@ class MpiTrainerChannel : public TrainerChannel {
     credits_.poll();
     // Receive ahead: every free slot takes the next message that has arrived.
     while (static_cast<int>(slots_.size()) + (holding_ ? 1 : 0) < options_.slots) {
-      int found = 0;
-      MPI_Message message;
-      MPI_Status status;
-      MYX_MPI(MPI_Improbe(producer_, kTagMessage, MPI_COMM_WORLD, &found, &message, &status));
-      if (!found) break;
-      int bytes = 0;
-      MYX_MPI(MPI_Get_count(&status, MPI_BYTE, &bytes));
       Slot slot;
       if (!free_.empty()) {
         slot.buffer = std::move(free_.back());
         free_.pop_back();
       }
-      slot.buffer.resize(bytes);
-      slots_.push_back(std::move(slot));
-      MYX_MPI(MPI_Imrecv(slots_.back().buffer.data(), bytes, MPI_BYTE, &message, &slots_.back().request));
+      if (!receive_arrived(producer_, slot.buffer, slot.request)) {
+        if (slot.buffer.capacity() > 0) free_.push_back(std::move(slot.buffer));
+        break;
+      }
+      slots_.push_back(std::move(slot));  // moving keeps the buffer's storage, which MPI writes into
     }
     for (Slot& s : slots_) test(s.request);  // drives the transfers of received-ahead messages
   }

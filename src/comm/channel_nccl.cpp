@@ -210,19 +210,11 @@ class NcclTrainerChannel : public TrainerChannel {
   void poll() override {
     credits_.poll();
     while (static_cast<int>(order_.size()) < options_.slots) {
-      int found = 0;
-      MPI_Message message;
-      MPI_Status status;
-      MYX_MPI(MPI_Improbe(producer_, kTagMessage, MPI_COMM_WORLD, &found, &message, &status));
-      if (!found) break;
-      int bytes = 0;
-      MYX_MPI(MPI_Get_count(&status, MPI_BYTE, &bytes));
       size_t free_slot = 0;
       while (slots_[free_slot].busy) ++free_slot;
       Slot& s = slots_[free_slot];
+      if (!receive_arrived(producer_, s.envelope, s.request)) break;
       s.busy = true;
-      s.envelope.resize(bytes);
-      MYX_MPI(MPI_Imrecv(s.envelope.data(), bytes, MPI_BYTE, &message, &s.request));
       order_.push_back(free_slot);
     }
     post_payloads();

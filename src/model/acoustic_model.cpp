@@ -138,8 +138,7 @@ ModelOutput AcousticModelImpl::forward(const Batch& batch) {
   const torch::Tensor mels = normalized_mel(batch.mels) * as_float_mask(out.mel_mask, batch.mels);
   out.attention_logits = aligner_->forward(text, mels);
   const torch::Tensor padded_token = out.text_mask.logical_not().unsqueeze(1);
-  const torch::Tensor prior = alignment_log_prior(batch.text_lengths, batch.mel_lengths, max_frames, max_tokens)
-                                  .to(out.attention_logits.device());
+  const torch::Tensor prior = alignment_log_prior(batch.text_lengths, batch.mel_lengths, max_frames, max_tokens);
   out.attention_log_soft = torch::log_softmax(
       (torch::log_softmax(out.attention_logits.masked_fill(padded_token, -1e4), 2) + prior).masked_fill(padded_token, -1e4),
       2);
@@ -178,21 +177,20 @@ Synthesis AcousticModelImpl::synthesize(const torch::Tensor& tokens, int64_t lan
 
 torch::Tensor alignment_log_prior(const torch::Tensor& text_lengths, const torch::Tensor& mel_lengths,
                                   int64_t max_frames, int64_t max_tokens) {
-  const torch::Tensor tl = text_lengths.to(torch::kCPU, torch::kLong), ml = mel_lengths.to(torch::kCPU, torch::kLong);
-  torch::Tensor prior = torch::zeros({tl.size(0), max_frames, max_tokens});
-  const auto options = torch::TensorOptions().dtype(torch::kDouble);
-  for (int64_t b = 0; b < tl.size(0); ++b) {
-    const int64_t tokens = tl[b].item<int64_t>(), frames = ml[b].item<int64_t>();
-    // Frame i (1-based) has a Beta-binomial over tokens with a = i, b = frames + 1 - i.
-    const torch::Tensor k = torch::arange(tokens, options).unsqueeze(0);          // [1, T]
-    const torch::Tensor a = torch::arange(1, frames + 1, options).unsqueeze(1);   // [F, 1]
-    const torch::Tensor beta = static_cast<double>(frames + 1) - a;
-    const double n = static_cast<double>(tokens - 1);
-    const torch::Tensor log_pmf = std::lgamma(n + 1) - torch::lgamma(k + 1) - torch::lgamma(n - k + 1) +
-                                  lbeta(k + a, n - k + beta) - lbeta(a, beta);
-    prior[b].slice(0, 0, frames).slice(1, 0, tokens).copy_(log_pmf);
-  }
-  return prior;
+  // Every utterance at once, on the lengths' device: frame i (1-based) of an utterance with F
+  // frames and T tokens has a Beta-binomial over tokens k < T with n = T - 1, a = i, b = F + 1 - i.
+  const auto options = text_lengths.options().dtype(torch::kDouble);
+  const torch::Tensor tokens = text_lengths.to(torch::kDouble).view({-1, 1, 1});
+  const torch::Tensor frames = mel_lengths.to(torch::kDouble).view({-1, 1, 1});
+  const torch::Tensor k = torch::arange(max_tokens, options).view({1, 1, -1});
+  const torch::Tensor a = torch::arange(1, max_frames + 1, options).view({1, -1, 1});
+  const torch::Tensor valid = (k < tokens) & (a <= frames);
+  // Padding gets harmless values before the log-gamma terms, then zero.
+  const torch::Tensor n = tokens - 1, b = torch::where(valid, frames + 1 - a, torch::ones_like(a));
+  const torch::Tensor kk = torch::where(valid, k, torch::zeros_like(k)), nn = torch::where(valid, n, kk);
+  const torch::Tensor log_pmf = torch::lgamma(nn + 1) - torch::lgamma(kk + 1) - torch::lgamma(nn - kk + 1) +
+                                lbeta(kk + a, nn - kk + b) - lbeta(a, b);
+  return torch::where(valid, log_pmf, torch::zeros_like(log_pmf)).to(torch::kFloat);
 }
 
 }  // namespace myxtts::model

@@ -33,9 +33,10 @@ double weight_of(Term term, const LossConfig& c, int64_t step) {
 
 Counts counts_of(const Batch& batch) {
   Counts c;
-  c.frames = static_cast<double>(batch.mel_lengths.sum().item<int64_t>());
+  const torch::Tensor totals = torch::stack({batch.mel_lengths.sum(), batch.text_lengths.sum()}).to(torch::kCPU);
+  c.frames = static_cast<double>(totals[0].item<int64_t>());
   c.mel_values = c.frames * static_cast<double>(batch.mels.size(2));
-  c.tokens = static_cast<double>(batch.text_lengths.sum().item<int64_t>());
+  c.tokens = static_cast<double>(totals[1].item<int64_t>());
   c.utterances = static_cast<double>(batch.size());
   return c;
 }

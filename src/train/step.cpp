@@ -32,6 +32,20 @@ torch::optim::AdamWOptions adamw_options(const TrainConfig& c) {
 
 }  // namespace
 
+torch::Device trainer_device(const comm::Layout& layout) {
+  const int gpu = layout.ranks[comm::rank()].gpu;
+  return gpu >= 0 ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(gpu)) : torch::Device(torch::kCPU);
+}
+
+model::AcousticModel make_model(const Config& config, const data::CacheReader& cache, const torch::Device& device) {
+  torch::manual_seed(config.train.seed);
+  const auto& meta = cache.metadata();
+  model::AcousticModel net(config.model, static_cast<int64_t>(meta.vocabulary.size()),
+                           std::max<int64_t>(1, static_cast<int64_t>(meta.languages.size())), cache.n_mels());
+  net->to(device);
+  return net;
+}
+
 void set_trainer_threads(const TrainConfig& c) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   torch::set_num_threads(c.threads > 0 ? c.threads : std::max(1, cores / comm::local_size()));
@@ -51,33 +65,46 @@ Optimization::Optimization(model::AcousticModel model, const Config& config, com
       optimizer_(parameters_, adamw_options(config.train)) {
   if (config.train.precision == "bf16" && !device.is_cuda())
     throw Error("train.precision = bf16 needs a CUDA trainer; use auto or fp32 on the CPU");
+  const int64_t bucket_values = static_cast<int64_t>(config.train.allreduce_bucket_mb) * (1 << 20) / sizeof(float);
+  int64_t values = 0;
+  for (auto& p : parameters_) {
+    if (buckets_.empty() || values >= bucket_values) buckets_.emplace_back(), values = 0;
+    buckets_.back().parameters.push_back(p);
+    values += p.numel();
+  }
+  for (auto& b : buckets_) {
+    int64_t total = 0;
+    for (const auto& p : b.parameters) total += p.numel();
+    b.flat = torch::empty({total}, torch::TensorOptions().dtype(torch::kFloat).device(device));
+  }
 }
 
-void Optimization::all_reduce_gradients() {
-  const size_t bucket_values = static_cast<size_t>(config_.train.allreduce_bucket_mb) * (1 << 20) / sizeof(float);
-  std::vector<torch::Tensor> bucket;
-  size_t values = 0;
-  auto reduce = [&] {
-    if (bucket.empty()) return;
-    std::vector<torch::Tensor> flat_parts;
-    for (auto& p : bucket) flat_parts.push_back(p.grad().reshape({-1}));
-    torch::Tensor flat = torch::cat(flat_parts).to(torch::kFloat).contiguous();
-    group_.all_reduce_sum(flat.data_ptr<float>(), static_cast<size_t>(flat.numel()), device_.is_cuda());
+torch::Tensor Optimization::all_reduce_gradients() {
+  torch::NoGradGuard no_grad;
+  torch::Tensor squared_norm = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device_));
+  for (auto& b : buckets_) {
     int64_t offset = 0;
-    for (auto& p : bucket) {
-      p.mutable_grad().copy_(flat.narrow(0, offset, p.numel()).view_as(p));
+    for (auto& p : b.parameters) {
+      torch::Tensor part = b.flat.narrow(0, offset, p.numel());
+      if (p.grad().defined())
+        part.copy_(p.grad().reshape({-1}));
+      else
+        part.zero_();  // unused this step: zero on every trainer
       offset += p.numel();
     }
-    bucket.clear();
-    values = 0;
-  };
-  for (auto& p : parameters_) {
-    if (!p.grad().defined()) p.mutable_grad() = torch::zeros_like(p);  // unused this step: zero everywhere
-    bucket.push_back(p);
-    values += static_cast<size_t>(p.numel());
-    if (values >= bucket_values) reduce();
+    group_.all_reduce_sum(b.flat.data_ptr<float>(), static_cast<size_t>(b.flat.numel()), device_.is_cuda());
+    offset = 0;
+    for (auto& p : b.parameters) {
+      const torch::Tensor part = b.flat.narrow(0, offset, p.numel()).view_as(p);
+      if (p.grad().defined())
+        p.mutable_grad().copy_(part);
+      else
+        p.mutable_grad() = part.clone();
+      offset += p.numel();
+    }
+    squared_norm += b.flat.to(torch::kDouble).pow(2).sum();
   }
-  reduce();
+  return squared_norm;
 }
 
 StepResult Optimization::step(const std::vector<model::Batch>& batches, int64_t step) {
@@ -101,12 +128,15 @@ StepResult Optimization::step(const std::vector<model::Batch>& batches, int64_t 
       const auto terms = model::loss_sums(out, batch);
       objective = model::objective(terms, result.counts, config_.loss, step);
       if (poison) objective = objective * std::numeric_limits<double>::quiet_NaN();
-      for (int t = 0; t < model::kTermCount; ++t) sums[t] += terms[t].item<double>();
-      sums[model::kTermCount] += objective.item<double>();
+      // One device-to-host copy per batch for all the values the metrics need.
+      std::vector<torch::Tensor> values(terms.begin(), terms.end());
+      values.push_back(objective);
+      const torch::Tensor host = torch::stack(values).detach().to(torch::kCPU, torch::kDouble);
+      for (int t = 0; t <= model::kTermCount; ++t) sums[t] += host[t].item<double>();
     }
     objective.backward();
   }
-  all_reduce_gradients();
+  const torch::Tensor squared_norm = all_reduce_gradients();
   group_.all_reduce_sum(sums.data(), sums.size());
   std::array<double, model::kTermCount> term_sums{};
   std::copy(sums.begin(), sums.begin() + model::kTermCount, term_sums.begin());
@@ -116,9 +146,7 @@ StepResult Optimization::step(const std::vector<model::Batch>& batches, int64_t 
 
   // Every trainer holds the same reduced gradients, but a norm's last bits depend on thread count
   // and device: take trainer 0's value (via the max), so clipping and skipping agree bit for bit.
-  std::vector<torch::Tensor> grads;
-  for (auto& p : parameters_) grads.push_back(p.grad().reshape({-1}));
-  result.grad_norm = group_.all_reduce_max(torch::cat(grads).to(torch::kDouble).norm().item<double>());
+  result.grad_norm = group_.all_reduce_max(std::sqrt(squared_norm.item<double>()));
   if (!std::isfinite(result.grad_norm) || !std::isfinite(result.loss)) {
     optimizer_.zero_grad();
     return result;

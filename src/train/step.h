@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "comm/collectives.h"
+#include "comm/layout.h"
 #include "core/config.h"
+#include "data/cache_reader.h"
 #include "model/acoustic_model.h"
 #include "model/losses.h"
 
@@ -31,12 +33,19 @@ class Optimization {
   torch::optim::AdamW& optimizer() { return optimizer_; }
 
  private:
-  void all_reduce_gradients();
+  // Sums every trainer's gradients in place; returns their squared norm (a device scalar).
+  torch::Tensor all_reduce_gradients();
+  // Parameters grouped into flat buffers of about train.allreduce_bucket_mb, allocated once.
+  struct Bucket {
+    std::vector<torch::Tensor> parameters;
+    torch::Tensor flat;
+  };
   model::AcousticModel model_;
   const Config& config_;
   comm::TrainerGroup& group_;
   torch::Device device_;
   std::vector<torch::Tensor> parameters_;
+  std::vector<Bucket> buckets_;
   torch::optim::AdamW optimizer_;
 };
 
@@ -53,6 +62,12 @@ Evaluation evaluate(model::AcousticModel& model, const model::Batch& batch, bool
 
 // FNV-1a over every parameter's bytes, in registration order: equal digests = identical replicas.
 uint64_t parameter_digest(torch::nn::Module& module);
+
+// This rank's device in the layout: its GPU, or the CPU.
+torch::Device trainer_device(const comm::Layout& layout);
+// The model for the cache's vocabulary, languages and mel bands on `device`, initialised from
+// train.seed: identical on every trainer.
+model::AcousticModel make_model(const Config& config, const data::CacheReader& cache, const torch::Device& device);
 
 // libtorch threads of a trainer: train.threads, or the node's cores shared among its ranks.
 void set_trainer_threads(const TrainConfig& config);

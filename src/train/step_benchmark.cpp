@@ -28,14 +28,8 @@ struct TrainerTimes {
 
 TrainerTimes time_trainer(const Config& config, const comm::Layout& layout, const data::CacheReader& cache,
                           comm::TrainerGroup& group, int warmup, int steps) {
-  const int gpu = layout.ranks[comm::rank()].gpu;
-  const torch::Device device = gpu >= 0 ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(gpu))
-                                        : torch::Device(torch::kCPU);
-  torch::manual_seed(config.train.seed);
-  const auto& meta = cache.metadata();
-  model::AcousticModel net(config.model, static_cast<int64_t>(meta.vocabulary.size()),
-                           std::max<int64_t>(1, static_cast<int64_t>(meta.languages.size())), cache.n_mels());
-  net->to(device);
+  const torch::Device device = trainer_device(layout);
+  model::AcousticModel net = make_model(config, cache, device);
   Optimization optimization(net, config, group, device);
   auto channel = comm::make_trainer_channel(layout, comm::rank(), channel_options(config.stream));
   BatchStream stream(*channel, 1e9);

@@ -21,11 +21,6 @@ using Event = BatchStream::Event;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-torch::Device trainer_device(const comm::Layout& layout) {
-  const int gpu = layout.ranks[comm::rank()].gpu;
-  return gpu >= 0 ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(gpu)) : torch::Device(torch::kCPU);
-}
-
 // Dropout masks depend on (seed, step, trainer) only, so a resumed run draws what the
 // uninterrupted run drew; trainers draw differently from one another.
 uint64_t step_seed(int64_t seed, int64_t step, int trainer) {
@@ -54,11 +49,7 @@ Trainer::Trainer(const Config& config, const comm::Layout& layout, const data::C
       metrics_(config.train.output_dir, group.index() == 0),
       store_(config.train.output_dir),
       state_(resume.state) {
-  torch::manual_seed(config.train.seed);  // the same initial weights on every trainer
-  const auto& meta = cache.metadata();
-  model_ = model::AcousticModel(config.model, static_cast<int64_t>(meta.vocabulary.size()),
-                                std::max<int64_t>(1, static_cast<int64_t>(meta.languages.size())), cache.n_mels());
-  model_->to(device_);
+  model_ = make_model(config, cache, device_);
   optimization_ = std::make_unique<Optimization>(model_, config, group, device_);
   if (!resume.checkpoint.empty()) load_checkpoint(resume.checkpoint, *model_, &optimization_->optimizer());
   state_.trainers = group.size();

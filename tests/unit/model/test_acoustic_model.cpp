@@ -77,6 +77,24 @@ TEST(AcousticModel, SynthesisFollowsPredictedDurationsAndSpeed) {
   EXPECT_GT((other.mel.slice(0, 0, frames) - normal.mel.slice(0, 0, frames)).abs().mean().item<double>(), 1e-3);
 }
 
+TEST(AlignmentPrior, EachFrameIsABetaBinomialOverItsTokensAndPaddingIsZero) {
+  const torch::Tensor prior =
+      alignment_log_prior(torch::tensor({int64_t{4}, int64_t{1}}), torch::tensor({int64_t{6}, int64_t{3}}), 7, 5);
+  ASSERT_EQ(prior.sizes(), (std::vector<int64_t>{2, 7, 5}));
+  // Probabilities over an utterance's tokens sum to 1 at every valid frame.
+  const torch::Tensor sums = prior[0].slice(0, 0, 6).slice(1, 0, 4).exp().sum(1);
+  EXPECT_TRUE(torch::allclose(sums, torch::ones({6}), 1e-5, 1e-5));
+  EXPECT_TRUE(torch::allclose(prior[1].slice(0, 0, 3).slice(1, 0, 1), torch::zeros({3, 1})));  // one token: log 1
+  // Exact value: frame 1 of 6 over 4 tokens, token 0: BetaBinom(0; n=3, a=1, b=6) = B(1, 9) / B(1, 6) = 6/9.
+  EXPECT_NEAR(prior[0][0][0].item<double>(), std::log(6.0 / 9.0), 1e-5);
+  // The first frame prefers the first token, the last frame the last token.
+  EXPECT_EQ(prior[0][0].slice(0, 0, 4).argmax().item<int64_t>(), 0);
+  EXPECT_EQ(prior[0][5].slice(0, 0, 4).argmax().item<int64_t>(), 3);
+  EXPECT_EQ(prior[0].slice(0, 6).abs().sum().item<float>(), 0.0f);
+  EXPECT_EQ(prior[0].slice(1, 4).abs().sum().item<float>(), 0.0f);
+  EXPECT_TRUE(torch::isfinite(prior).all().item<bool>());
+}
+
 TEST(Losses, TermsAreNormalisedByTheStepsCounts) {
   const std::array<double, kTermCount> sums = {40.0, 80.0, 6.0, 4.0, 10.0};
   Counts counts;

@@ -190,7 +190,7 @@ TEST(EventFile, UncreatableDirectoryIsAnError) {
 TEST(EventFile, PythonReferenceDecoderAgrees) {
   const auto script =
       std::filesystem::path(__FILE__).parent_path() / "../../reference/read_events.py";
-  if (::access("/usr/bin/python3", X_OK) != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  ASSERT_EQ(::access("/usr/bin/python3", X_OK), 0) << "/usr/bin/python3 is missing: run launch/setup.sh";
   testing::TempDir dir("events-python");
   std::string path;
   {
